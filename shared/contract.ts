@@ -1,0 +1,302 @@
+/**
+ * The IPC contract: the one place that names every call and event between the page and the main
+ * process (DESIGN.md "The IPC contract"). From it derive
+ *  - the preload's `window.letterdesk` (electron/preload/index.ts),
+ *  - the main-side handler table, which `satisfies` {@link Handlers} (electron/main/handlers.ts),
+ *  - the renderer's typed client (renderer/src/lib/api.ts),
+ *  - the test harness that binds the real handlers into a Chromium page (test/e2e/harness.ts).
+ *
+ * Each call has a zod schema for its input (validated in main before any work) and an output type.
+ * Every call resolves to a {@link Result}: errors are values, never rejections.
+ */
+import { z } from 'zod';
+import type { Result } from './errors.ts';
+import {
+  contactQuerySchema,
+  orderQuerySchema,
+  windowSchema,
+  type ContactFacets,
+  type ContactRow,
+  type OrderFacets,
+  type OrderRow,
+  type RecipientRow,
+  type RowCount,
+  type RowPage,
+} from './query.ts';
+import type { Contact, Order, Resource } from './serviceRecords.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Value types that cross the boundary
+// ---------------------------------------------------------------------------------------------
+
+export const ENVIRONMENTS = ['demo', 'production', 'custom'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+const profileId = z.string().regex(/^[a-z0-9-]{1,64}$/, 'a profile id is 1–64 lowercase letters, digits or dashes');
+const resourceSchema = z.enum(['contacts', 'orders']);
+
+/** What a profile holds (no secrets). `sampleData` profiles talk to the embedded sample API. */
+export interface Profile {
+  id: string;
+  name: string;
+  environment: Environment;
+  /** https (http only for loopback), ends in `/api/v1` (§9). */
+  baseUrl: string;
+  /** Passed as `meta.account_id` to both endpoints during sync (§4.1, §4.2). */
+  accountId: string | null;
+  /** Rows per request, 1–1000. */
+  pageSize: number;
+  sampleData: boolean;
+  createdAt: string;
+}
+
+/** Where a profile's tokens are and whether the service accepted them. Never the tokens. */
+export interface CredentialStatus {
+  profileId: string;
+  stored: boolean;
+  /** `keychain` = OS keychain; `session` = memory only, gone when the app quits. */
+  storage: 'keychain' | 'session' | null;
+  savedAt: string | null;
+  /** The service answered 401/403 with these tokens. */
+  rejected: boolean;
+  /** Set when the keychain cannot be used: what is wrong and how to fix it. */
+  keychainProblem: string | null;
+}
+
+export interface ProfileList {
+  profiles: Profile[];
+  activeProfileId: string | null;
+}
+
+export const profileInputSchema = z
+  .object({
+    /** Present to edit an existing profile, absent to create one. */
+    id: profileId.optional(),
+    name: z.string().trim().min(1, 'a profile needs a name').max(80),
+    environment: z.enum(ENVIRONMENTS),
+    baseUrl: z.string().trim().min(1).max(2048),
+    accountId: z.string().trim().max(128).nullable(),
+    pageSize: z.number().int().min(1).max(1000),
+  })
+  .strict();
+export type ProfileInput = z.infer<typeof profileInputSchema>;
+
+export const SYNC_PHASES = ['starting', 'fetching', 'verifying', 'indexing', 'publishing', 'done'] as const;
+export type SyncPhase = (typeof SYNC_PHASES)[number];
+
+/** Live progress of a sync of one resource. */
+export interface SyncProgress {
+  profileId: string;
+  runId: string;
+  resource: Resource;
+  phase: SyncPhase;
+  pagesDone: number;
+  pagesTotal: number | null;
+  rowsDone: number;
+  rowsTotal: number | null;
+  rowsPerSecond: number;
+  /** Seconds left at the current rate, null while unknown. */
+  etaSeconds: number | null;
+}
+
+/** One finished (or running) sync of one resource, as kept in the history. */
+export interface SyncRun {
+  runId: string;
+  resource: Resource;
+  startedAt: string;
+  endedAt: string | null;
+  outcome: 'running' | 'succeeded' | 'failed' | 'cancelled';
+  rows: number;
+  /** Records that failed validation but were kept (raw JSON), with their ids. */
+  invalidRecords: number;
+  error: { code: string; message: string } | null;
+}
+
+export interface ResourceState {
+  rows: number;
+  lastSyncedAt: string | null;
+  lastError: { code: string; message: string } | null;
+}
+
+/** Connectivity as learned from real requests, not from the OS flag alone. */
+export type ConnectivityState = 'unknown' | 'online' | 'offline' | 'unreachable' | 'auth-needed';
+
+export interface Connectivity {
+  profileId: string | null;
+  state: ConnectivityState;
+  /** When the last request to the service succeeded. */
+  lastSuccessAt: string | null;
+  message: string | null;
+}
+
+export interface SyncStatus {
+  profileId: string;
+  running: boolean;
+  resources: Record<Resource, ResourceState>;
+  history: SyncRun[];
+  connectivity: Connectivity;
+}
+
+export const EXPORT_KINDS = ['contacts', 'orders', 'recipients'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+export const csvOptionsSchema = z
+  .object({
+    delimiter: z.enum(['comma', 'semicolon', 'tab']),
+    bom: z.boolean(),
+    /** OWASP CSV-injection neutralisation; on by default. */
+    neutralizeFormulas: z.boolean(),
+  })
+  .strict();
+export type CsvOptions = z.infer<typeof csvOptionsSchema>;
+
+export const exportRequestSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('contacts'), query: contactQuerySchema.nullable(), columns: z.array(z.string().max(64)).max(100).nullable(), options: csvOptionsSchema }).strict(),
+  z.object({ kind: z.literal('orders'), query: orderQuerySchema.nullable(), columns: z.array(z.string().max(64)).max(100).nullable(), options: csvOptionsSchema }).strict(),
+  z.object({ kind: z.literal('recipients'), query: orderQuerySchema.nullable(), columns: z.array(z.string().max(64)).max(100).nullable(), options: csvOptionsSchema }).strict(),
+]);
+/** `query: null` = everything; `columns: null` = every column in the default order. */
+export type ExportRequest = z.infer<typeof exportRequestSchema>;
+
+export interface ExportColumn {
+  key: string;
+  header: string;
+}
+
+export interface ExportProgress {
+  exportId: string;
+  rowsDone: number;
+  rowsTotal: number;
+}
+
+export interface ExportResult {
+  exportId: string;
+  /** Absolute path of the written file; null when the user cancelled the save dialog. */
+  path: string | null;
+  rows: number;
+}
+
+export interface ContactDetail {
+  contact: Contact;
+  /** Orders that include this contact as a recipient (newest first). */
+  orders: OrderRow[];
+}
+
+export interface OrderDetail {
+  order: Order;
+  recipients: RecipientRow[];
+}
+
+export interface AppInfo {
+  version: string;
+  platform: string;
+  dataDir: string;
+  logFile: string | null;
+}
+
+/** Commands the native menu (or its accelerators) sends to the page. */
+export const MENU_COMMANDS = ['find', 'sync', 'export', 'view-contacts', 'view-orders', 'view-sync', 'view-profiles'] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
+// ---------------------------------------------------------------------------------------------
+// The contract
+// ---------------------------------------------------------------------------------------------
+
+/** Phantom marker carrying an output type. */
+export interface Out<T> {
+  readonly __out?: T;
+}
+const out = <T>(): Out<T> => ({});
+
+const empty = z.object({}).strict();
+const byProfile = z.object({ profileId }).strict();
+
+/** Every call: its input schema and output type. The key is the call name; the channel is `letterdesk:<name>`. */
+export const calls = {
+  getAppInfo: { input: empty, output: out<AppInfo>() },
+
+  listProfiles: { input: empty, output: out<ProfileList>() },
+  saveProfile: { input: profileInputSchema, output: out<Profile>() },
+  removeProfile: { input: z.object({ profileId, purgeCache: z.boolean() }).strict(), output: out<ProfileList>() },
+  useProfile: { input: byProfile, output: out<ProfileList>() },
+  /** First run: create (or reuse) the profile that syncs from the embedded sample API. */
+  createSampleProfile: { input: empty, output: out<Profile>() },
+
+  getCredentialStatus: { input: byProfile, output: out<CredentialStatus>() },
+  setCredentials: {
+    input: z
+      .object({
+        profileId,
+        accessToken: z.string().min(1).max(8192),
+        refreshToken: z.string().max(8192).nullable(),
+        /** Keep in memory for this session only (when the keychain is unavailable, or by choice). */
+        sessionOnly: z.boolean(),
+      })
+      .strict(),
+    output: out<CredentialStatus>(),
+  },
+  clearCredentials: { input: byProfile, output: out<CredentialStatus>() },
+
+  startSync: { input: z.object({ resources: z.array(resourceSchema).min(1).max(2) }).strict(), output: out<{ runId: string }>() },
+  cancelSync: { input: empty, output: out<{ cancelled: boolean }>() },
+  getSyncStatus: { input: empty, output: out<SyncStatus>() },
+  /** Delete the active profile's cache and start a full sync. */
+  clearCacheAndResync: { input: empty, output: out<{ runId: string }>() },
+
+  queryContacts: { input: z.object({ query: contactQuerySchema, window: windowSchema }).strict(), output: out<RowPage<ContactRow>>() },
+  countContacts: { input: z.object({ query: contactQuerySchema }).strict(), output: out<RowCount>() },
+  contactFacets: { input: z.object({ query: contactQuerySchema }).strict(), output: out<ContactFacets>() },
+  getContact: { input: z.object({ id: z.string().regex(/^\d+$/).max(40) }).strict(), output: out<ContactDetail>() },
+
+  queryOrders: { input: z.object({ query: orderQuerySchema, window: windowSchema }).strict(), output: out<RowPage<OrderRow>>() },
+  countOrders: { input: z.object({ query: orderQuerySchema }).strict(), output: out<RowCount>() },
+  orderFacets: { input: z.object({ query: orderQuerySchema }).strict(), output: out<OrderFacets>() },
+  getOrder: { input: z.object({ id: z.string().regex(/^\d+$/).max(40) }).strict(), output: out<OrderDetail>() },
+
+  /** Columns an export offers, in default order. */
+  exportColumns: { input: z.object({ kind: z.enum(EXPORT_KINDS) }).strict(), output: out<ExportColumn[]>() },
+  /** Shows the native save dialog, then streams the CSV; resolves when the file is in place. */
+  exportCsv: { input: exportRequestSchema, output: out<ExportResult>() },
+  cancelExport: { input: z.object({ exportId: z.string().max(64) }).strict(), output: out<{ cancelled: boolean }>() },
+  showInFolder: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: out<null>() },
+
+  /** Opens an http(s) link in the system browser; anything else is refused. */
+  openExternal: { input: z.object({ url: z.string().max(4096) }).strict(), output: out<null>() },
+} as const;
+
+/** Every event main sends to the page, with its payload type. */
+export const events = {
+  syncProgress: out<SyncProgress>(),
+  syncFinished: out<SyncRun>(),
+  connectivityChanged: out<Connectivity>(),
+  /** The visible snapshot of a resource changed (a sync was published, the cache was cleared). */
+  cacheChanged: out<{ profileId: string; resources: Resource[] }>(),
+  profilesChanged: out<ProfileList>(),
+  exportStarted: out<{ exportId: string; path: string }>(),
+  exportProgress: out<ExportProgress>(),
+  menuCommand: out<{ command: MenuCommand }>(),
+} as const;
+
+export type Calls = typeof calls;
+export type CallName = keyof Calls;
+export type EventName = keyof typeof events;
+export type CallInput<N extends CallName> = z.input<Calls[N]['input']>;
+export type ParsedInput<N extends CallName> = z.output<Calls[N]['input']>;
+export type CallOutput<N extends CallName> = Calls[N]['output'] extends Out<infer T> ? T : never;
+export type EventPayload<E extends EventName> = (typeof events)[E] extends Out<infer T> ? T : never;
+
+export const CALL_NAMES = Object.keys(calls) as CallName[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+/** The IPC channel of a call or event. */
+export const callChannel = (name: CallName): string => `letterdesk:${name}`;
+export const eventChannel = (name: EventName): string => `letterdesk-event:${name}`;
+
+/** The main-side handler table: one async function per call, taking the *validated* input. */
+export type Handlers = { [N in CallName]: (input: ParsedInput<N>) => Promise<CallOutput<N>> };
+
+/** What the page sees as `window.letterdesk`: one function per call, plus `on`. */
+export type LetterdeskApi = { [N in CallName]: (input: CallInput<N>) => Promise<Result<CallOutput<N>>> } & {
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+};

@@ -1,0 +1,177 @@
+/**
+ * What the contact and order views ask the cache for, and the row shapes they get back.
+ * Shared by the IPC contract, the CLI's filters and CSV export ("export the current view" means
+ * exactly the rows a {@link ContactQuery} / {@link OrderQuery} selects, in its sort order).
+ */
+import { z } from 'zod';
+
+const MAX_SEARCH = 200;
+const MAX_LIST = 200;
+const isoDate = z.iso.date(); // YYYY-MM-DD, interpreted in UTC
+
+export const sortDirection = z.enum(['asc', 'desc']);
+export type SortDirection = z.infer<typeof sortDirection>;
+
+/** Columns a contact view can sort by. `relevance` only applies with a search. */
+export const CONTACT_SORT_COLUMNS = ['name', 'company', 'email', 'phone', 'city', 'state', 'zip', 'labels', 'verified', 'createdAt'] as const;
+export const contactSortColumn = z.enum(CONTACT_SORT_COLUMNS);
+export type ContactSortColumn = z.infer<typeof contactSortColumn>;
+
+/** Verified filter: §2.2 `isVerified` is true, false or null ("unknown"). */
+export const verifiedState = z.enum(['yes', 'no', 'unknown']);
+export type VerifiedState = z.infer<typeof verifiedState>;
+
+/** Live-mode filter (§9: records carry `isLiveMode`). */
+export const liveModeFilter = z.enum(['live', 'test']);
+
+/**
+ * A contact view: free-text search plus filters plus sort. Every list filter is OR within itself
+ * and AND across filters. Empty or missing = no filter.
+ */
+export const contactQuerySchema = z
+  .object({
+    search: z.string().max(MAX_SEARCH).optional(),
+    labels: z.array(z.string().max(64)).max(MAX_LIST).optional(),
+    states: z.array(z.string().max(64)).max(MAX_LIST).optional(),
+    verified: z.array(verifiedState).max(3).optional(),
+    liveMode: z.array(liveModeFilter).max(2).optional(),
+    /** Inclusive lower bound on `createdAt`, a UTC day. */
+    createdFrom: isoDate.optional(),
+    /** Inclusive upper bound on `createdAt`, a UTC day. */
+    createdTo: isoDate.optional(),
+    sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
+  })
+  .strict();
+export type ContactQuery = z.infer<typeof contactQuerySchema>;
+
+export const ORDER_SORT_COLUMNS = ['id', 'campaign', 'product', 'template', 'status', 'recipients', 'delivered', 'liveMode', 'scheduleType', 'deliveryDate'] as const;
+export const orderSortColumn = z.enum(ORDER_SORT_COLUMNS);
+export type OrderSortColumn = z.infer<typeof orderSortColumn>;
+
+/** Delivered state of an order: all, some or none of its recipients delivered. */
+export const deliveredState = z.enum(['all', 'some', 'none']);
+export type DeliveredState = z.infer<typeof deliveredState>;
+
+/** An order view. Same conventions as {@link contactQuerySchema}. */
+export const orderQuerySchema = z
+  .object({
+    search: z.string().max(MAX_SEARCH).optional(),
+    statuses: z.array(z.number().int()).max(MAX_LIST).optional(),
+    productTypes: z.array(z.string().max(128)).max(MAX_LIST).optional(),
+    campaignTypes: z.array(z.string().max(128)).max(MAX_LIST).optional(),
+    scheduleTypes: z.array(z.string().max(128)).max(MAX_LIST).optional(),
+    liveMode: z.array(liveModeFilter).max(2).optional(),
+    delivered: z.array(deliveredState).max(3).optional(),
+    /** Orders that include this contact id (the contact detail's "orders" list). */
+    contactId: z.string().regex(/^\d+$/).max(40).optional(),
+    sort: z.object({ column: orderSortColumn, direction: sortDirection }).strict().optional(),
+  })
+  .strict();
+export type OrderQuery = z.infer<typeof orderQuerySchema>;
+
+/** A window of rows: the virtualized table asks for what is on screen (plus a margin). */
+export const windowSchema = z
+  .object({
+    offset: z.number().int().min(0).max(100_000_000),
+    limit: z.number().int().min(1).max(1000),
+  })
+  .strict();
+export type RowWindow = z.infer<typeof windowSchema>;
+
+/** One row of the contacts table (a projection of §2.2; the full record comes with the detail). */
+export interface ContactRow {
+  id: string;
+  fullName: string;
+  firstName: string;
+  lastName: string;
+  companyName: string;
+  email: string;
+  phoneNo: string;
+  extension: string;
+  city: string;
+  state: string;
+  zip: string;
+  /** Label titles, in the order the service sent them. */
+  labels: string[];
+  isVerified: boolean | null;
+  isLiveMode: boolean;
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string;
+}
+
+/** One row of the orders table. */
+export interface OrderRow {
+  id: string;
+  status: number;
+  isLiveMode: boolean;
+  campaignName: string;
+  campaignType: string;
+  scheduleType: string;
+  deliveryDate: string | null;
+  productName: string;
+  productType: string;
+  templateTitle: string;
+  /** Number of recipients (OrderContact entries). */
+  recipients: number;
+  /** Recipients with `isDelivered` true. */
+  delivered: number;
+}
+
+/** One recipient of an order, as the order detail shows it. */
+export interface RecipientRow {
+  id: string;
+  orderId: string;
+  contactId: string;
+  fullName: string;
+  companyName: string;
+  email: string;
+  phoneNo: string;
+  address1: string;
+  address2: string;
+  city: string;
+  zip: string;
+  /** The service sends any JSON value here (§2.3 gap); shown as text. */
+  trackingCode: string | null;
+  isDelivered: boolean;
+  status: string | null;
+}
+
+/**
+ * A row count. On huge match sets the cache may answer fast with a lower bound first
+ * (`exact: false`, shown as "10,000+") and the exact number later.
+ */
+export interface RowCount {
+  count: number;
+  exact: boolean;
+}
+
+/** One page of a view. */
+export interface RowPage<Row> {
+  rows: Row[];
+  /** Offset of `rows[0]` in the whole ordered result. */
+  offset: number;
+  total: RowCount;
+}
+
+/** A filter option with the number of rows it would match within the current view. */
+export interface FacetOption<Value> {
+  value: Value;
+  label: string;
+  count: number;
+}
+
+export interface ContactFacets {
+  labels: FacetOption<string>[];
+  states: FacetOption<string>[];
+  verified: FacetOption<VerifiedState>[];
+  liveMode: FacetOption<'live' | 'test'>[];
+}
+
+export interface OrderFacets {
+  statuses: FacetOption<number>[];
+  productTypes: FacetOption<string>[];
+  campaignTypes: FacetOption<string>[];
+  scheduleTypes: FacetOption<string>[];
+  liveMode: FacetOption<'live' | 'test'>[];
+  delivered: FacetOption<DeliveredState>[];
+}
