@@ -4,6 +4,18 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 const root = import.meta.dirname;
 
+/** The page's build, shared with the Playwright harness (test/e2e/globalSetup.ts). */
+export const rendererConfig = {
+  root: resolve(root, 'renderer'),
+  base: './',
+  plugins: [svelte()],
+  build: {
+    outDir: resolve(root, 'out/renderer'),
+    emptyOutDir: true,
+    rollupOptions: { input: { index: resolve(root, 'renderer/index.html') } },
+  },
+};
+
 export default defineConfig({
   main: {
     build: {
@@ -31,12 +43,5 @@ export default defineConfig({
       externalizeDeps: false,
     },
   },
-  renderer: {
-    root: resolve(root, 'renderer'),
-    plugins: [svelte()],
-    build: {
-      outDir: resolve(root, 'out/renderer'),
-      rollupOptions: { input: { index: resolve(root, 'renderer/index.html') } },
-    },
-  },
+  renderer: rendererConfig,
 });

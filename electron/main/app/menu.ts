@@ -1,0 +1,77 @@
+/**
+ * The native application menu: standard roles and accelerators (File, Edit, View, Window, Help) plus
+ * Letterdesk's commands, which are forwarded to the page as `menuCommand` events.
+ */
+import type { MenuItemConstructorOptions } from 'electron';
+import type { MenuCommand } from '../../../shared/contract.ts';
+
+/**
+ * Builds the menu template.
+ * @param platform `process.platform`; macOS gets the app menu and a Window menu with its roles
+ * @param send forwards a command to the page
+ * @param openLogFolder opens the folder with the log files
+ */
+export function buildMenuTemplate(
+  platform: NodeJS.Platform,
+  send: (command: MenuCommand) => void,
+  openLogFolder: () => void,
+): MenuItemConstructorOptions[] {
+  const mac = platform === 'darwin';
+  const item = (label: string, accelerator: string, command: MenuCommand): MenuItemConstructorOptions => ({ label, accelerator, click: () => send(command) });
+  const template: MenuItemConstructorOptions[] = [];
+  if (mac) {
+    template.push({
+      label: 'Letterdesk',
+      submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'services' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+    });
+  }
+  template.push(
+    {
+      label: '&File',
+      submenu: [
+        item('Sync Now', 'CmdOrCtrl+R', 'sync'),
+        item('Export Current View…', 'CmdOrCtrl+E', 'export'),
+        { type: 'separator' },
+        item('Profiles…', 'CmdOrCtrl+,', 'view-profiles'),
+        { type: 'separator' },
+        mac ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
+    {
+      label: '&Edit',
+      submenu: [
+        { role: 'undo' },
+        { role: 'redo' },
+        { type: 'separator' },
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        { role: 'selectAll' },
+        { type: 'separator' },
+        item('Find', 'CmdOrCtrl+F', 'find'),
+      ],
+    },
+    {
+      label: '&View',
+      submenu: [
+        item('Contacts', 'CmdOrCtrl+1', 'view-contacts'),
+        item('Orders', 'CmdOrCtrl+2', 'view-orders'),
+        item('Sync', 'CmdOrCtrl+3', 'view-sync'),
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+        { role: 'toggleDevTools' },
+      ],
+    },
+    { label: '&Window', role: 'windowMenu' },
+    {
+      label: '&Help',
+      role: 'help',
+      submenu: [{ label: 'Show Log Files', click: openLogFolder }],
+    },
+  );
+  return template;
+}

@@ -1,0 +1,116 @@
+/**
+ * Electron entry point: single-instance lock, the hardened window, the menu, logging, IPC.
+ * Everything below the shell (profiles, cache, sync, export) lives in `core.ts` and is shared with
+ * the CLI and the test harness.
+ */
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, screen, session, shell } from 'electron';
+import log from 'electron-log/main';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { MenuCommand } from '../../shared/contract.ts';
+import { createCore, type PlatformServices } from './core.ts';
+import { createHandlers } from './handlers.ts';
+import { hardenSession, hardenWebContents, isSafeExternalUrl } from './app/security.ts';
+import { buildMenuTemplate } from './app/menu.ts';
+import { fitToDisplays, loadWindowState, saveWindowState, windowOptions } from './app/window.ts';
+import { registerIpc, webContentsEmitter } from './ipc/electronTransport.ts';
+import { logger, redact } from './log.ts';
+import { resolveDataDir } from './paths.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+// The data directory: LETTERDESK_DATA_DIR, else Electron's userData folder (which resolveDataDir
+// computes the same way for the CLI).
+const dataDir = resolveDataDir();
+app.setPath('userData', dataDir);
+app.setName('Letterdesk');
+
+log.initialize();
+log.hooks.push((message) => ({ ...message, data: message.data.map((d: unknown) => (typeof d === 'string' ? redact(d) : d)) }));
+logger.transports.file.resolvePathFn = () => log.transports.file.getFile().path;
+logger.transports.console.level = false;
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let window: BrowserWindow | null = null;
+  const rendererUrl = process.env.ELECTRON_RENDERER_URL;
+  const appUrl = rendererUrl ?? pathToFileURL(join(here, '../renderer/index.html')).href;
+
+  const emit = webContentsEmitter(() => window?.webContents ?? null);
+  const platform: PlatformServices = {
+    async showSaveDialog(defaultPath, filters) {
+      const options = { defaultPath, filters };
+      const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+      return result.canceled || !result.filePath ? null : result.filePath;
+    },
+    showItemInFolder: (path) => shell.showItemInFolder(path),
+    async openExternal(url) {
+      if (!isSafeExternalUrl(url)) throw new Error('Only http(s) links can be opened.');
+      await shell.openExternal(url);
+    },
+    setProgress(fraction) {
+      window?.setProgressBar(fraction === null ? -1 : Math.max(0, Math.min(1, fraction)));
+    },
+  };
+
+  const core = createCore({
+    dataDir,
+    version: app.getVersion(),
+    logFile: log.transports.file.getFile().path,
+    platform,
+    emit,
+  });
+  const handlers = createHandlers(core);
+
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  });
+
+  app.on('web-contents-created', (_event, contents) => {
+    hardenWebContents(contents, {
+      appUrl,
+      openExternal: (url) => void shell.openExternal(url),
+      onBlocked: (kind, url) => logger.warn(`blocked ${kind}: ${url.slice(0, 200)}`),
+    });
+  });
+
+  const createWindow = (): void => {
+    const state = fitToDisplays(loadWindowState(dataDir), screen.getAllDisplays().map((d) => d.workArea));
+    window = new BrowserWindow(windowOptions(join(here, '../preload/index.cjs'), state, nativeTheme.shouldUseDarkColors));
+    if (state.maximized) window.maximize();
+    window.once('ready-to-show', () => window?.show());
+    const remember = (): void => {
+      if (!window || window.isDestroyed()) return;
+      saveWindowState(dataDir, window.getNormalBounds(), window.isMaximized());
+    };
+    window.on('close', remember);
+    window.on('closed', () => {
+      window = null;
+    });
+    void window.loadURL(appUrl);
+  };
+
+  app.whenReady().then(() => {
+    nativeTheme.themeSource = 'system';
+    hardenSession(session.defaultSession);
+    registerIpc(ipcMain, handlers, appUrl, (message, error) => logger.error(message, error));
+    const send = (command: MenuCommand) => emit('menuCommand', { command });
+    Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate(process.platform, send, () => shell.showItemInFolder(log.transports.file.getFile().path))));
+    createWindow();
+    core.start();
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) createWindow();
+    });
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('will-quit', () => {
+    void core.close();
+  });
+}

@@ -1,0 +1,195 @@
+/**
+ * The Chromium harness: serves the built renderer (out/renderer) over loopback HTTP with the
+ * production CSP, and binds the *real* main-side handlers into the page, the way the preload does
+ * in Electron (DESIGN.md "The IPC contract": transport separate from handlers).
+ *
+ *  - calls: `page.exposeBinding('__letterdeskInvoke')` → `dispatchCall(handlers, …)` (same
+ *    validation and Result values as ipcMain), with the sender frame checked;
+ *  - events: `core.emit` → `window.__letterdeskEmit(event, payload)` in the page;
+ *  - `window.letterdesk` is built by `buildLetterdeskApi` from shared/bridge.ts — the same function
+ *    the preload runs — injected as an init script.
+ *
+ * Each test gets a fresh data directory, its own core (profiles, keychain access, caches, the
+ * embedded sample API) and platform services that record what the app asked of the OS.
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { buildLetterdeskApi } from '../../shared/bridge.ts';
+import { CALL_NAMES, EVENT_NAMES, type EventName, type EventPayload } from '../../shared/contract.ts';
+import { CONTENT_SECURITY_POLICY } from '../../electron/main/app/security.ts';
+import { createCore, type Core, type PlatformServices } from '../../electron/main/core.ts';
+import { createHandlers } from '../../electron/main/handlers.ts';
+import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
+
+const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
+const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+/** Serves out/renderer on 127.0.0.1 with the production CSP header. */
+export async function serveRenderer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^([/\\])+/, '');
+    const file = resolve(RENDERER_DIR, path === '' ? 'index.html' : path);
+    if (!file.startsWith(RENDERER_DIR)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      if (!statSync(file).isFile()) throw new Error('not a file');
+      res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'Cache-Control': 'no-store' });
+      res.end(readFileSync(file));
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no address');
+  return {
+    url: `http://127.0.0.1:${address.port}/index.html`,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}
+
+/** What the app asked of the operating system during a test. */
+export interface PlatformLog {
+  savedFiles: string[];
+  shownInFolder: string[];
+  openedExternal: string[];
+  progress: (number | null)[];
+}
+
+export interface AppHarness {
+  page: Page;
+  core: Core;
+  dataDir: string;
+  platformLog: PlatformLog;
+  /** Loads the app page (after the bindings are in place). */
+  open(): Promise<void>;
+  /** Screenshot of the current screen in light and dark mode, into test-results/screenshots. */
+  screenshot(name: string): Promise<void>;
+}
+
+/** Installs `window.letterdesk` in `page`, backed by `handlers` through `dispatchCall`. */
+export async function bindHandlers(page: Page, core: Core, pageUrl: string): Promise<void> {
+  const handlers = createHandlers(core);
+  const origin = new URL(pageUrl).origin;
+  await page.exposeBinding('__letterdeskInvoke', async (source, name: unknown, input: unknown) => {
+    // The sender check of the Electron transport: only the app's own top-level page may call.
+    if (source.frame !== source.page.mainFrame() || new URL(source.frame.url()).origin !== origin) {
+      return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This request did not come from the Letterdesk window.' } };
+    }
+    return dispatchCall(handlers, name, input, (message, error) => console.error(message, error));
+  });
+  const init = `(() => {
+    const listeners = new Map();
+    Object.defineProperty(window, '__letterdeskEmit', { value: (event, payload) => { for (const l of [...(listeners.get(event) ?? [])]) l(payload); } });
+    const build = ${buildLetterdeskApi.toString()};
+    const api = build(${JSON.stringify(CALL_NAMES)}, ${JSON.stringify(EVENT_NAMES)},
+      (name, input) => window.__letterdeskInvoke(name, input),
+      (event, listener) => {
+        if (!listeners.has(event)) listeners.set(event, new Set());
+        listeners.get(event).add(listener);
+        return () => listeners.get(event).delete(listener);
+      });
+    Object.defineProperty(window, 'letterdesk', { value: api, writable: false, configurable: false });
+  })();`;
+  await page.addInitScript({ content: init });
+}
+
+/** Sends a contract event into the page (ignored while the page is loading or closed). */
+function pageEmitter(getPage: () => Page | null) {
+  return <E extends EventName>(event: E, payload: EventPayload<E>): void => {
+    const page = getPage();
+    if (!page || page.isClosed()) return;
+    page
+      .evaluate(([e, p]) => (window as unknown as { __letterdeskEmit?: (e: string, p: unknown) => void }).__letterdeskEmit?.(e, p), [event, payload] as const)
+      .catch(() => {});
+  };
+}
+
+export interface HarnessOptions {
+  /** Size of the embedded sample data set. */
+  sampleContacts: number;
+  sampleOrders: number;
+}
+
+export const test = base.extend<HarnessOptions & { app: AppHarness }>({
+  sampleContacts: [1200, { option: true }],
+  sampleOrders: [360, { option: true }],
+  app: async ({ page, sampleContacts, sampleOrders }, use, testInfo) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'letterdesk-e2e-'));
+    const exportsDir = join(dataDir, 'exports');
+    mkdirSync(exportsDir, { recursive: true });
+    const platformLog: PlatformLog = { savedFiles: [], shownInFolder: [], openedExternal: [], progress: [] };
+    const platform: PlatformServices = {
+      async showSaveDialog(defaultPath) {
+        const file = join(exportsDir, defaultPath.split(/[\\/]/).pop() ?? 'export.csv');
+        platformLog.savedFiles.push(file);
+        return file;
+      },
+      showItemInFolder: (path) => void platformLog.shownInFolder.push(path),
+      async openExternal(url) {
+        platformLog.openedExternal.push(url);
+      },
+      setProgress: (fraction) => void platformLog.progress.push(fraction),
+    };
+    let livePage: Page | null = page;
+    const core = createCore({
+      dataDir,
+      version: 'e2e',
+      logFile: null,
+      platform,
+      emit: pageEmitter(() => livePage),
+      sample: { contacts: sampleContacts, orders: sampleOrders },
+      // No Secret Service in the browser tests: tokens of non-sample profiles stay in memory.
+      keychain: 'session-only',
+    });
+    const server = await serveRenderer();
+    await bindHandlers(page, core, server.url);
+    page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') console.error(`[page console] ${message.text()}`);
+    });
+    const harness: AppHarness = {
+      page,
+      core,
+      dataDir,
+      platformLog,
+      async open() {
+        await page.goto(server.url);
+        core.start();
+      },
+      async screenshot(name) {
+        mkdirSync(SCREENSHOT_DIR, { recursive: true });
+        for (const scheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.waitForTimeout(150);
+          const path = join(SCREENSHOT_DIR, `${name}-${scheme}.png`);
+          await page.screenshot({ path });
+          await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
+        }
+        await page.emulateMedia({ colorScheme: 'light' });
+      },
+    };
+    await use(harness);
+    livePage = null;
+    await core.close();
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  },
+});
+
+export { expect };

@@ -1,0 +1,118 @@
+/**
+ * `npm test`: every check the project has, in order, with one closing summary line.
+ *
+ *   1. type checks (main/preload/shared/test with Node types; renderer with DOM types + svelte-check)
+ *   2. lint (including the folder = runtime import rules)
+ *   3. vitest: unit and integration tests (real loopback HTTP, real SQLite, real keychain)
+ *   4. electron-vite build (main, preload, renderer)
+ *   5. Playwright in Chromium: the built renderer with the real handlers bound into the page
+ *   6. Playwright `_electron`: only where an Electron binary is installed; otherwise says so
+ *   7. `npm run bench -- --quick`, so the benchmark never rots (figures printed, not asserted)
+ *
+ * Options: `--only unit|e2e|electron|static` runs a subset; `--no-bench` skips step 7.
+ * Exit status: 0 when everything passed, 1 otherwise.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const results = resolve(root, 'test-results');
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const runBench = !args.includes('--no-bench') && only === undefined;
+
+interface Tally {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+const total: Tally = { passed: 0, failed: 0, skipped: 0 };
+const failures: string[] = [];
+
+function step(title: string, command: string, commandArgs: string[], env: Record<string, string> = {}): boolean {
+  console.log(`\n=== ${title}: ${command} ${commandArgs.join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = result.status === 0;
+  console.log(`=== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (!ok) failures.push(title);
+  return ok;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function addVitest(file: string): void {
+  const report = readJson(file) as { numPassedTests?: number; numFailedTests?: number; numPendingTests?: number; numTodoTests?: number } | null;
+  if (!report) return;
+  total.passed += report.numPassedTests ?? 0;
+  total.failed += report.numFailedTests ?? 0;
+  total.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+function addPlaywright(file: string): void {
+  const report = readJson(file) as { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | null;
+  if (!report?.stats) return;
+  total.passed += (report.stats.expected ?? 0) + (report.stats.flaky ?? 0);
+  total.failed += report.stats.unexpected ?? 0;
+  total.skipped += report.stats.skipped ?? 0;
+}
+
+/** Path of the Electron binary the `electron` package would launch, or null when it is not installed. */
+function electronBinary(): string | null {
+  try {
+    const path = createRequire(import.meta.url)('electron') as unknown;
+    return typeof path === 'string' && existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+const npx = 'npx';
+
+if (only === undefined || only === 'static') {
+  step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+  step('lint', 'npm', ['run', '--silent', 'lint']);
+}
+if (only === undefined || only === 'unit') {
+  const file = resolve(results, 'vitest.json');
+  step('unit and integration tests (vitest)', npx, ['vitest', 'run', '--config', 'test/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
+  addVitest(file);
+}
+if (only === undefined || only === 'e2e') {
+  step('build (electron-vite)', npx, ['electron-vite', 'build']);
+  const file = resolve(results, 'e2e.json');
+  step('end-to-end tests in Chromium (Playwright)', npx, ['playwright', 'test', '-c', 'test/e2e/playwright.config.ts', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+    LETTERDESK_SKIP_RENDERER_BUILD: '1',
+  });
+  addPlaywright(file);
+}
+if (only === undefined || only === 'electron') {
+  const binary = electronBinary();
+  if (binary === null) {
+    console.log('\n=== Electron tests (Playwright _electron): NOT RUN — no Electron binary is installed here');
+    console.log('    (npm ci ran with ELECTRON_SKIP_BINARY_DOWNLOAD=1). They run on machines where `npx electron --version` works.');
+  } else {
+    const file = resolve(results, 'electron.json');
+    step('Electron tests (Playwright _electron)', npx, ['playwright', 'test', '-c', 'test/electron/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+    addPlaywright(file);
+  }
+}
+if (runBench) {
+  step('benchmark, quick mode (figures only)', 'npm', ['run', '--silent', 'bench', '--', '--quick']);
+}
+
+console.log('');
+if (failures.length > 0) console.log(`Failed steps: ${failures.join(', ')}`);
+console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(failures.length === 0 && total.failed === 0 ? 0 : 1);
