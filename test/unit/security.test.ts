@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY, isAppUrl, isSafeExternalUrl } from '../../electron/main/app/security.ts';
+import { DEFAULT_WINDOW_STATE, fitToDisplays, loadWindowState, saveWindowState, windowOptions } from '../../electron/main/app/window.ts';
+import { buildMenuTemplate } from '../../electron/main/app/menu.ts';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MenuCommand } from '../../shared/contract.ts';
+
+describe('window options', () => {
+  const options = windowOptions('/app/out/preload/index.cjs', DEFAULT_WINDOW_STATE, false);
+  it('isolate, sandbox and keep Node out of the page', () => {
+    expect(options.webPreferences).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+    });
+  });
+  it('uses a dark background in dark mode so there is no white flash', () => {
+    expect(windowOptions('/p', DEFAULT_WINDOW_STATE, true).backgroundColor).not.toBe(options.backgroundColor);
+  });
+});
+
+describe('window state', () => {
+  it('round-trips through the data directory and survives a damaged file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ld-window-'));
+    expect(loadWindowState(dir)).toEqual(DEFAULT_WINDOW_STATE);
+    saveWindowState(dir, { x: 40, y: 60, width: 1400, height: 900 }, true);
+    expect(loadWindowState(dir)).toEqual({ x: 40, y: 60, width: 1400, height: 900, maximized: true });
+    writeFileSync(join(dir, 'window-state.json'), '{"width": "huge"');
+    expect(loadWindowState(dir)).toEqual(DEFAULT_WINDOW_STATE);
+  });
+  it('drops a position that is on no display any more', () => {
+    const displays = [{ x: 0, y: 0, width: 1920, height: 1080 }];
+    expect(fitToDisplays({ x: 100, y: 100, width: 1000, height: 700, maximized: false }, displays).x).toBe(100);
+    expect(fitToDisplays({ x: 5000, y: 100, width: 1000, height: 700, maximized: false }, displays).x).toBeUndefined();
+  });
+});
+
+describe('content security policy', () => {
+  const directives = new Map(CONTENT_SECURITY_POLICY.split(';').map((d) => {
+    const [name, ...values] = d.trim().split(/\s+/);
+    return [name, values] as const;
+  }));
+  it("allows only the app's own scripts", () => {
+    expect(directives.get('script-src')).toEqual(["'self'"]);
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('object-src')).toEqual(["'none'"]);
+    expect(directives.get('base-uri')).toEqual(["'none'"]);
+  });
+  it('never allows inline or evaluated scripts', () => {
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src[^;]*unsafe/);
+  });
+});
+
+describe('external links', () => {
+  const hostile = [
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'file:///etc/passwd',
+    'file://server/share/x.exe',
+    'smb://server/share',
+    'vbscript:msgbox(1)',
+    'ms-msdt:/id PCWDiagnostic',
+    'chrome://settings',
+    'about:blank',
+    'https://user:pass@example.com/',
+    'http://',
+    '//example.com/path',
+    '/relative/path',
+    'example.com',
+    '',
+    'https://example.com/\u0000evil',
+    'https://exa mple.com/',
+    `https://example.com/${'a'.repeat(5000)}`,
+  ];
+  it.each(hostile)('refuses %j', (url) => {
+    expect(isSafeExternalUrl(url)).toBe(false);
+  });
+  it.each(['https://example.com/', 'http://example.com/a?b=c#d', 'https://templates.example.com/t/123.json'])('allows %s', (url) => {
+    expect(isSafeExternalUrl(url)).toBe(true);
+  });
+  it('refuses non-strings', () => {
+    expect(isSafeExternalUrl(undefined)).toBe(false);
+    expect(isSafeExternalUrl({ toString: () => 'https://example.com' })).toBe(false);
+  });
+});
+
+describe('navigation', () => {
+  const appFile = 'file:///opt/Letterdesk/resources/app.asar/out/renderer/index.html';
+  it('stays on the app page only', () => {
+    expect(isAppUrl(`${appFile}#contacts`, appFile)).toBe(true);
+    expect(isAppUrl('file:///etc/passwd', appFile)).toBe(false);
+    expect(isAppUrl('https://evil.example/', appFile)).toBe(false);
+    expect(isAppUrl('http://localhost:5173/x', 'http://localhost:5173/')).toBe(true);
+    expect(isAppUrl('http://localhost:5174/', 'http://localhost:5173/')).toBe(false);
+    expect(isAppUrl('not a url', appFile)).toBe(false);
+  });
+});
+
+describe('application menu', () => {
+  it('has the standard menus and sends commands with their accelerators', () => {
+    const sent: MenuCommand[] = [];
+    const template = buildMenuTemplate('linux', (c) => sent.push(c), () => {});
+    expect(template.map((m) => m.label?.replace('&', ''))).toEqual(['File', 'Edit', 'View', 'Window', 'Help']);
+    const items = template.flatMap((m) => (Array.isArray(m.submenu) ? m.submenu : []));
+    const find = (label: string) => items.find((i) => i.label === label);
+    expect(find('Sync Now')?.accelerator).toBe('CmdOrCtrl+R');
+    expect(find('Export Current View…')?.accelerator).toBe('CmdOrCtrl+E');
+    expect(find('Contacts')?.accelerator).toBe('CmdOrCtrl+1');
+    expect(find('Orders')?.accelerator).toBe('CmdOrCtrl+2');
+    expect(find('Find')?.accelerator).toBe('CmdOrCtrl+F');
+    (find('Sync Now')?.click as () => void)();
+    (find('Orders')?.click as () => void)();
+    expect(sent).toEqual(['sync', 'view-orders']);
+    // Reload would discard the page state; Ctrl+R is Sync here, so no reload role anywhere.
+    expect(items.some((i) => i.role === 'reload' || i.role === 'forceReload')).toBe(false);
+  });
+  it('adds the app menu on macOS', () => {
+    expect(buildMenuTemplate('darwin', () => {}, () => {})[0]?.label).toBe('Letterdesk');
+  });
+});
