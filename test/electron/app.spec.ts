@@ -1,0 +1,49 @@
+/**
+ * Launches the built app with Playwright's `_electron`. Runs only where an Electron binary is
+ * installed (developers' machines, release CI); elsewhere every test is reported as skipped with the
+ * reason, and `npm test` prints that the suite did not run.
+ */
+import { _electron as electron, expect, test } from '@playwright/test';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '../..');
+let binary: string | null = null;
+try {
+  const path = createRequire(import.meta.url)('electron') as unknown;
+  binary = typeof path === 'string' && existsSync(path) ? path : null;
+} catch {
+  binary = null;
+}
+
+test.skip(binary === null, 'No Electron binary installed (ELECTRON_SKIP_BINARY_DOWNLOAD=1); the _electron suite cannot run here.');
+
+test('opens one hardened window whose page sees only window.letterdesk', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'letterdesk-electron-'));
+  const app = await electron.launch({ executablePath: binary!, args: [root], env: { ...process.env, LETTERDESK_DATA_DIR: dataDir } });
+  try {
+    const page = await app.firstWindow();
+    await page.waitForLoadState('domcontentloaded');
+    const prefs = await app.evaluate(({ BrowserWindow }) => {
+      const w = BrowserWindow.getAllWindows()[0]!;
+      const p = w.webContents.getLastWebPreferences()!;
+      return { count: BrowserWindow.getAllWindows().length, contextIsolation: p.contextIsolation, sandbox: p.sandbox, nodeIntegration: p.nodeIntegration, webSecurity: p.webSecurity };
+    });
+    expect(prefs).toEqual({ count: 1, contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    const globals = await page.evaluate(() => ({
+      require: typeof (globalThis as { require?: unknown }).require,
+      process: typeof (globalThis as { process?: unknown }).process,
+      api: Object.keys((window as unknown as { letterdesk: object }).letterdesk).length,
+    }));
+    expect(globals.require).toBe('undefined');
+    expect(globals.process).toBe('undefined');
+    expect(globals.api).toBeGreaterThan(10);
+    const opened = await page.evaluate(() => window.open('https://example.com/') === null);
+    expect(opened).toBe(true);
+    expect(app.windows()).toHaveLength(1);
+  } finally {
+    await app.close();
+  }
+});
