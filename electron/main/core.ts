@@ -1,0 +1,339 @@
+/**
+ * The main-side core: profiles, credentials, the active profile's cache, sync runs, connectivity,
+ * exports and the embedded sample API, composed once. Electron (index.ts) and the Chromium test
+ * harness (test/e2e/harness.ts) each create one and serve it through `createHandlers`; only the
+ * platform services (dialogs, shell, taskbar) and the event transport differ.
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import type { Connectivity, ConnectivityState, EventName, EventPayload, Profile, SyncRun } from '../../shared/contract.ts';
+import { LetterdeskError } from '../../shared/errors.ts';
+import type { Resource } from '../../shared/serviceRecords.ts';
+import { createApiClient, type Tokens } from './api/client.ts';
+import { CacheClient } from './cache/client.ts';
+import { CredentialStore } from './credentials/store.ts';
+import { logger } from './log.ts';
+import { cacheFilePath } from './paths.ts';
+import { ProfileStore } from './profiles/store.ts';
+import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from './sampleApi/server.ts';
+import { startSync } from './sync/controller.ts';
+
+/** What the core needs from the operating system; Electron and the test harness provide their own. */
+export interface PlatformServices {
+  /** Native save dialog; resolves to the chosen absolute path or null when cancelled. */
+  showSaveDialog(defaultPath: string, filters: { name: string; extensions: string[] }[]): Promise<string | null>;
+  showItemInFolder(path: string): void;
+  /** Opens an http(s) URL in the system browser (the caller has validated it). */
+  openExternal(url: string): Promise<void>;
+  /** Taskbar/dock progress: 0..1, or null to clear. */
+  setProgress(fraction: number | null): void;
+}
+
+/** Sends a contract event to the page. */
+export type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
+
+export interface CoreOptions {
+  dataDir: string;
+  version: string;
+  logFile: string | null;
+  platform: PlatformServices;
+  emit: Emit;
+  /** Size of the embedded sample data set. @default { contacts: 5000, orders: 1500 } */
+  sample?: { contacts: number; orders: number; seed?: number };
+  /** `session-only` keeps every token in memory (test harness without a Secret Service). @default 'keychain' */
+  keychain?: 'keychain' | 'session-only';
+  /** Sync automatically at start when the data is older than this many minutes; 0 = never. @default 60 */
+  autoSyncAfterMinutes?: number;
+  /** Background sync every N minutes; 0 = off. @default 0 */
+  periodicSyncMinutes?: number;
+  /** How often to probe the service while it is unreachable, in ms. @default 15000 */
+  probeIntervalMs?: number;
+}
+
+/** The embedded sample API, started on demand, stoppable (the e2e tests take the service "offline"). */
+export interface SampleApiRuntime {
+  /** Starts the server (on its previous port if it ran before) and returns its base URL. */
+  ensure(): Promise<string>;
+  stop(): Promise<void>;
+  readonly running: boolean;
+  readonly server: SampleApi | null;
+}
+
+export interface Core {
+  readonly options: CoreOptions;
+  readonly profiles: ProfileStore;
+  readonly credentials: CredentialStore;
+  readonly sampleApi: SampleApiRuntime;
+  emit: Emit;
+  /** Begins background work: auto sync, connectivity probes. Idempotent. */
+  start(): void;
+  close(): Promise<void>;
+  /** The active profile, or a NO_PROFILE error. */
+  activeProfile(): Profile;
+  /** The cache of the active profile (opened on first use). */
+  cache(): Promise<CacheClient>;
+  /** Starts a sync of the active profile; BUSY if one runs. Resolves when it has started. */
+  startSync(resources: Resource[]): Promise<{ runId: string }>;
+  cancelSync(): boolean;
+  readonly syncRunning: boolean;
+  connectivity(): Connectivity;
+  /** Closes and deletes the active profile's cache file. */
+  clearCache(): Promise<void>;
+  /** Closes the cache of a profile (before its file is removed or replaced). */
+  closeCache(profileId: string): Promise<void>;
+  /** Tokens for a request: sample tokens for sample profiles, else the credential store. */
+  tokensFor(profile: Profile): Promise<Tokens>;
+  /** Runs an export (the handler shows the dialog first). */
+  exports: Map<string, AbortController>;
+}
+
+/**
+ * Creates the core. Nothing is opened or started until used (or `start()` is called).
+ * @throws nothing; a damaged profiles file is moved aside and reported by `profiles.loadProblem()`
+ */
+export function createCore(options: CoreOptions): Core {
+  const profiles = ProfileStore.open(options.dataDir);
+  const credentials = new CredentialStore({ sessionOnly: options.keychain === 'session-only' });
+  const sampleSize = options.sample ?? { contacts: 5000, orders: 1500 };
+  const caches = new Map<string, Promise<CacheClient>>();
+  let sync: { profileId: string; runId: string; abort: AbortController } | null = null;
+  let state: Connectivity = { profileId: null, state: 'unknown', lastSuccessAt: null, message: null };
+  let probeTimer: NodeJS.Timeout | null = null;
+  let periodicTimer: NodeJS.Timeout | null = null;
+  let started = false;
+
+  let sampleServer: SampleApi | null = null;
+  let samplePort = 0;
+  const sampleApi: SampleApiRuntime = {
+    async ensure() {
+      if (sampleServer) return sampleServer.baseUrl;
+      sampleServer = await startSampleApi({ ...sampleSize, port: samplePort });
+      samplePort = Number(new URL(sampleServer.baseUrl).port);
+      return sampleServer.baseUrl;
+    },
+    async stop() {
+      const server = sampleServer;
+      sampleServer = null;
+      await server?.close();
+    },
+    get running() {
+      return sampleServer !== null;
+    },
+    get server() {
+      return sampleServer;
+    },
+  };
+
+  const setConnectivity = (profileId: string | null, next: ConnectivityState, message: string | null, success: boolean): void => {
+    const lastSuccessAt = success ? new Date().toISOString() : state.profileId === profileId ? state.lastSuccessAt : null;
+    const changed = state.state !== next || state.profileId !== profileId || state.message !== message;
+    state = { profileId, state: next, lastSuccessAt, message };
+    if (changed) options.emit('connectivityChanged', state);
+    scheduleProbe();
+  };
+
+  const stateForError = (code: string): ConnectivityState => {
+    if (code === 'AUTH_REJECTED' || code === 'AUTH_MISSING') return 'auth-needed';
+    if (code === 'NETWORK_UNREACHABLE' || code === 'TIMEOUT') return 'offline';
+    if (code === 'SERVER_ERROR' || code === 'RATE_LIMITED' || code === 'BAD_RESPONSE') return 'unreachable';
+    return state.state;
+  };
+
+  const activeProfile = (): Profile => {
+    const profile = profiles.active();
+    if (!profile) throw new LetterdeskError('NO_PROFILE', 'No profile is selected. Open Profiles to add one, or explore with sample data.');
+    return profile;
+  };
+
+  const tokensFor = async (profile: Profile): Promise<Tokens> => {
+    if (profile.sampleData) return { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN };
+    const tokens = await credentials.get(profile.id);
+    if (!tokens) throw new LetterdeskError('AUTH_MISSING', `No token is stored for profile "${profile.name}". Open Profiles and enter the access token.`);
+    return tokens;
+  };
+
+  /** Base URL for requests: sample profiles follow the embedded server wherever it listens. */
+  const baseUrlFor = async (profile: Profile): Promise<string> => (profile.sampleData ? sampleApi.ensure() : profile.baseUrl);
+
+  const cache = (): Promise<CacheClient> => {
+    const profile = activeProfile();
+    let client = caches.get(profile.id);
+    if (!client) {
+      client = CacheClient.open(cacheFilePath(options.dataDir, profile.id));
+      caches.set(profile.id, client);
+      client.catch(() => caches.delete(profile.id));
+    }
+    return client;
+  };
+
+  const closeCache = async (profileId: string): Promise<void> => {
+    const client = caches.get(profileId);
+    caches.delete(profileId);
+    if (client) await (await client.catch(() => null))?.close();
+  };
+
+  /** One cheap request to learn whether the service answers (page 0 with one row). */
+  const probe = async (): Promise<void> => {
+    const profile = profiles.active();
+    if (!profile || sync) return;
+    if (profile.sampleData && !sampleApi.running) {
+      // The embedded sample API was stopped on purpose (tests); it is "offline" until restarted.
+      setConnectivity(profile.id, 'offline', 'The sample API is not running.', false);
+      return;
+    }
+    try {
+      const client = createApiClient({ baseUrl: await baseUrlFor(profile), getTokens: () => tokensFor(profile), timeoutMs: 10_000, retry: { limit: 0 } });
+      await client.listContacts({ page: 0, pageSize: 1, ...(profile.accountId ? { 'meta.account_id': profile.accountId } : {}) });
+      setConnectivity(profile.id, 'online', null, true);
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? 'INTERNAL';
+      setConnectivity(profile.id, stateForError(code), (error as Error).message, false);
+    }
+  };
+
+  function scheduleProbe(): void {
+    if (!started) return;
+    if (probeTimer) clearTimeout(probeTimer);
+    probeTimer = null;
+    if (state.state === 'offline' || state.state === 'unreachable' || state.state === 'unknown') {
+      probeTimer = setTimeout(() => void probe(), options.probeIntervalMs ?? 15_000);
+      probeTimer.unref?.();
+    }
+  }
+
+  const startSyncRun = async (resources: Resource[]): Promise<{ runId: string }> => {
+    const profile = activeProfile();
+    if (sync) throw new LetterdeskError('BUSY', 'A sync is already running. Wait for it to finish or cancel it.');
+    const runId = randomUUID();
+    const abort = new AbortController();
+    sync = { profileId: profile.id, runId, abort };
+    let tokens: Tokens;
+    let baseUrl: string;
+    try {
+      tokens = await tokensFor(profile);
+      baseUrl = await baseUrlFor(profile);
+    } catch (error) {
+      sync = null;
+      const code = (error as { code?: string }).code ?? 'INTERNAL';
+      setConnectivity(profile.id, stateForError(code), (error as Error).message, false);
+      throw error;
+    }
+    const file = cacheFilePath(options.dataDir, profile.id);
+    await cache(); // migrations run before the sync worker opens the file
+    const totals = new Map<Resource, { done: number; total: number | null }>();
+    void startSync({
+      cacheFile: file,
+      baseUrl,
+      tokens,
+      accountId: profile.accountId,
+      pageSize: profile.pageSize,
+      resources,
+      signal: abort.signal,
+      onProgress: (progress) => {
+        const event = { ...progress, profileId: profile.id, runId };
+        options.emit('syncProgress', event);
+        totals.set(progress.resource, { done: progress.rowsDone, total: progress.rowsTotal });
+        let done = 0;
+        let total = 0;
+        for (const t of totals.values()) {
+          done += t.done;
+          total += t.total ?? 0;
+        }
+        options.platform.setProgress(total > 0 ? done / total : null);
+      },
+    })
+      .then((runs: SyncRun[]) => {
+        for (const run of runs) options.emit('syncFinished', run);
+        const failed = runs.find((r) => r.outcome === 'failed');
+        if (failed?.error) {
+          if (failed.error.code === 'AUTH_REJECTED') void credentials.markRejected(profile.id).catch(() => {});
+          setConnectivity(profile.id, stateForError(failed.error.code), failed.error.message, false);
+        } else if (runs.some((r) => r.outcome === 'succeeded')) {
+          setConnectivity(profile.id, 'online', null, true);
+        }
+        const published = runs.filter((r) => r.outcome === 'succeeded').map((r) => r.resource);
+        if (published.length > 0) options.emit('cacheChanged', { profileId: profile.id, resources: published });
+      })
+      .catch((error: unknown) => {
+        logger.error('sync failed unexpectedly', error);
+        const code = (error as { code?: string }).code ?? 'INTERNAL';
+        if (code === 'AUTH_REJECTED') void credentials.markRejected(profile.id).catch(() => {});
+        setConnectivity(profile.id, stateForError(code), (error as Error).message, false);
+        const now = new Date().toISOString();
+        for (const resource of resources) {
+          options.emit('syncFinished', { runId, resource, startedAt: now, endedAt: now, outcome: code === 'CANCELLED' ? 'cancelled' : 'failed', rows: 0, invalidRecords: 0, error: { code, message: (error as Error).message } });
+        }
+      })
+      .finally(() => {
+        sync = null;
+        options.platform.setProgress(null);
+      });
+    return { runId };
+  };
+
+  const maybeAutoSync = async (): Promise<void> => {
+    const profile = profiles.active();
+    const maxAge = options.autoSyncAfterMinutes ?? 60;
+    if (!profile || maxAge <= 0 || sync) return;
+    try {
+      const states = await (await cache()).resourceStates();
+      const oldest = Math.min(...Object.values(states).map((s) => (s.lastSyncedAt ? Date.parse(s.lastSyncedAt) : 0)));
+      if (Date.now() - oldest > maxAge * 60_000) await startSyncRun(['contacts', 'orders']);
+    } catch (error) {
+      logger.warn('automatic sync did not start', error);
+    }
+  };
+
+  return {
+    options,
+    profiles,
+    credentials,
+    sampleApi,
+    emit: options.emit,
+    start() {
+      if (started) return;
+      started = true;
+      void maybeAutoSync().then(() => (sync ? undefined : probe()));
+      const every = options.periodicSyncMinutes ?? 0;
+      if (every > 0) {
+        periodicTimer = setInterval(() => void (sync ? undefined : startSyncRun(['contacts', 'orders']).catch(() => {})), every * 60_000);
+        periodicTimer.unref?.();
+      }
+    },
+    async close() {
+      started = false;
+      if (probeTimer) clearTimeout(probeTimer);
+      if (periodicTimer) clearInterval(periodicTimer);
+      sync?.abort.abort();
+      for (const controller of this.exports.values()) controller.abort();
+      await Promise.all([...caches.keys()].map((id) => closeCache(id)));
+      await sampleApi.stop();
+    },
+    activeProfile,
+    cache,
+    startSync: startSyncRun,
+    cancelSync() {
+      if (!sync) return false;
+      sync.abort.abort();
+      return true;
+    },
+    get syncRunning() {
+      return sync !== null;
+    },
+    connectivity: () => {
+      const active = profiles.active();
+      return state.profileId === (active?.id ?? null) ? state : { profileId: active?.id ?? null, state: 'unknown', lastSuccessAt: null, message: null };
+    },
+    async clearCache() {
+      const profile = activeProfile();
+      if (sync) throw new LetterdeskError('BUSY', 'A sync is running. Cancel it before clearing the cache.');
+      await closeCache(profile.id);
+      const file = cacheFilePath(options.dataDir, profile.id);
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+      options.emit('cacheChanged', { profileId: profile.id, resources: ['contacts', 'orders'] });
+    },
+    closeCache,
+    tokensFor,
+    exports: new Map(),
+  };
+}
