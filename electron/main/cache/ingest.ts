@@ -1,0 +1,157 @@
+/**
+ * Writing pages of service records into the staging tables (issue 4 "Sync"). Records are mapped to
+ * the columns of docs/cache-schema.md; the raw JSON is kept whole. Invalid records (the API client
+ * reports them with a reason) are kept too, with their columns filled as far as the raw JSON allows.
+ */
+import type Database from 'better-sqlite3';
+import type { Resource } from '../../../shared/serviceRecords.ts';
+
+/** A record as the API client hands it over (valid, or invalid with its raw JSON and reason). */
+export type StagedRecord = { ok: true; record: unknown } | { ok: false; id?: string | null; raw: unknown; reason: string };
+
+/** Text for a column: strings as-is, other JSON values serialised, null/undefined as NULL. */
+export function asText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function asBool(value: unknown): number | null {
+  return value === true ? 1 : value === false ? 0 : null;
+}
+
+function obj(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** Digits of a phone number, for digits-only search ("(555) 123-4567" → "5551234567"). */
+export function phoneDigits(phone: string | null): string {
+  return phone ? phone.replace(/\D+/g, '') : '';
+}
+
+export const CONTACT_STAGE_COLUMNS = [
+  'id', 'first_name', 'last_name', 'full_name', 'company_name', 'address1', 'address2', 'city', 'state', 'zip',
+  'phone_no', 'extension', 'website_url', 'org_id', 'email', 'is_verified', 'is_live_mode', 'created_at',
+  'labels', 'label_list', 'phone_digits', 'raw', 'invalid_reason',
+] as const;
+
+export const ORDER_STAGE_COLUMNS = [
+  'id', 'org_id', 'file_url', 'status', 'is_live_mode', 'meta', 'merge_variables',
+  'campaign_id', 'campaign_name', 'campaign_description', 'campaign_schedule_type', 'campaign_use_type', 'campaign_delivery_date', 'campaign_type',
+  'product_id', 'product_name', 'product_type', 'product_paper_type', 'product_paper_size', 'product_delivery_type', 'product_envelope_type', 'product_postage_type', 'product_meta',
+  'template_id', 'template_title', 'template_url', 'template_type', 'template_thumbnail_url', 'template_creator_id', 'template_creator_name',
+  'recipients', 'delivered', 'raw', 'invalid_reason',
+] as const;
+
+export const RECIPIENT_COLUMNS = [
+  'order_id', 'id', 'position', 'contact_id', 'first_name', 'last_name', 'full_name', 'company_name', 'email',
+  'phone_no', 'address1', 'address2', 'city', 'zip', 'website_url', 'tracking_code', 'is_delivered', 'status', 'meta',
+] as const;
+
+/** Column values of a contact (valid or not), in {@link CONTACT_STAGE_COLUMNS} order. */
+export function contactValues(raw: unknown, invalidReason: string | null, fallbackId: string | null): unknown[] {
+  const r = obj(raw);
+  const labels = Array.isArray(r.ContactLabels) ? r.ContactLabels.map(obj) : [];
+  const phone = asText(r.phoneNo);
+  return [
+    asText(r.id) ?? fallbackId ?? '', asText(r.firstName), asText(r.lastName), asText(r.fullName), asText(r.companyName),
+    asText(r.address1), asText(r.address2), asText(r.city), asText(r.state), asText(r.zip),
+    phone, asText(r.extension), asText(r.websiteUrl), asText(r.orgId), asText(r.email),
+    asBool(r.isVerified), asBool(r.isLiveMode), asText(r.createdAt),
+    JSON.stringify(labels.map((l) => asText(l.title) ?? '')),
+    JSON.stringify(labels.map((l) => ({ id: asText(l.id) ?? '', title: asText(l.title) ?? '' }))),
+    phoneDigits(phone), JSON.stringify(raw), invalidReason,
+  ];
+}
+
+/** Column values of an order and of its recipients. */
+export function orderValues(raw: unknown, invalidReason: string | null, fallbackId: string | null): { order: unknown[]; recipients: unknown[][] } {
+  const r = obj(raw);
+  const c = obj(r.campaign);
+  const p = obj(r.product);
+  const t = obj(r.template);
+  const id = asText(r.id) ?? fallbackId ?? '';
+  const entries = Array.isArray(r.contacts) ? r.contacts.map(obj) : [];
+  let delivered = 0;
+  const recipients = entries.map((e, position) => {
+    const s = obj(e.contact);
+    if (e.isDelivered === true) delivered += 1;
+    return [
+      id, asText(e.id) ?? String(position), position, asText(s.id), asText(s.firstName), asText(s.lastName), asText(s.fullName),
+      asText(s.companyName), asText(s.email), asText(s.phoneNo), asText(s.address1), asText(s.address2), asText(s.city),
+      asText(s.zip), asText(s.websiteUrl), asText(e.trackingCode), asBool(e.isDelivered), asText(e.status), asText(e.meta),
+    ];
+  });
+  const order = [
+    id, asText(r.orgId), asText(r.fileUrl), typeof r.status === 'number' ? r.status : null, asBool(r.isLiveMode), asText(r.meta), asText(r.mergeVariables),
+    asText(c.id), asText(c.name), asText(c.description), asText(c.scheduleType), asText(c.useType), asText(c.deliveryDate), asText(c.campaignType),
+    asText(p.id), asText(p.name), asText(p.productType), asText(p.paperType), asText(p.paperSize), asText(p.deliveryType), asText(p.envelopeType), asText(p.postageType), asText(p.meta),
+    asText(t.id), asText(t.title), asText(t.templateUrl), asText(t.templateType), asText(t.thumbnailUrl), asText(obj(t.creator).id), asText(obj(t.creator).fullName),
+    entries.length, delivered, JSON.stringify(raw), invalidReason,
+  ];
+  return { order, recipients };
+}
+
+/** Result of writing one page into staging. */
+export interface StagedPage {
+  rows: number;
+  invalid: number;
+  ids: string[];
+}
+
+/**
+ * Prepared staging writer for one connection. `writePage` writes one page in its own transaction
+ * (rows upserted by id with the current `pass`, recipients of a re-read order replaced) and records
+ * the page in `sync_pages` so a restarted sync can skip it.
+ */
+export class StageWriter {
+  private readonly db: Database.Database;
+  private readonly insertContact: Database.Statement;
+  private readonly insertOrder: Database.Statement;
+  private readonly deleteRecipients: Database.Statement;
+  private readonly insertRecipient: Database.Statement;
+  private readonly insertPage: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.db = db;
+    const ph = (n: number) => Array.from({ length: n }, () => '?').join(',');
+    this.insertContact = db.prepare(`INSERT OR REPLACE INTO stage_contacts (${CONTACT_STAGE_COLUMNS.join(',')}, pass) VALUES (${ph(CONTACT_STAGE_COLUMNS.length + 1)})`);
+    this.insertOrder = db.prepare(`INSERT OR REPLACE INTO stage_orders (${ORDER_STAGE_COLUMNS.join(',')}, pass) VALUES (${ph(ORDER_STAGE_COLUMNS.length + 1)})`);
+    this.deleteRecipients = db.prepare('DELETE FROM stage_order_recipients WHERE order_id = ?');
+    this.insertRecipient = db.prepare(`INSERT OR REPLACE INTO stage_order_recipients (${RECIPIENT_COLUMNS.join(',')}) VALUES (${ph(RECIPIENT_COLUMNS.length)})`);
+    this.insertPage = db.prepare('INSERT OR REPLACE INTO sync_pages (resource, pass, page, rows, server_count) VALUES (?, ?, ?, ?, ?)');
+  }
+
+  /**
+   * Writes one page (one transaction).
+   * @param resource contacts or orders
+   * @param pass the verification pass this page belongs to (1 = first read, 2+ = drift repair)
+   * @param page zero-based page number
+   * @param serverCount `data.count` the server reported with this page
+   * @param records the page's records in server order
+   */
+  writePage(resource: Resource, pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage {
+    const ids: string[] = [];
+    let invalid = 0;
+    this.db.transaction(() => {
+      for (const rec of records) {
+        const raw = rec.ok ? rec.record : rec.raw;
+        const reason = rec.ok ? null : rec.reason;
+        const fallbackId = rec.ok ? null : (rec.id ?? null);
+        if (!rec.ok) invalid += 1;
+        if (resource === 'contacts') {
+          const values = contactValues(raw, reason, fallbackId);
+          ids.push(values[0] as string);
+          this.insertContact.run(...values, pass);
+        } else {
+          const { order, recipients } = orderValues(raw, reason, fallbackId);
+          ids.push(order[0] as string);
+          this.insertOrder.run(...order, pass);
+          this.deleteRecipients.run(order[0]);
+          for (const values of recipients) this.insertRecipient.run(...values);
+        }
+      }
+      this.insertPage.run(resource, pass, page, records.length, serverCount);
+    })();
+    return { rows: records.length, invalid, ids };
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The numbered, append-only list of cache migrations and their runner (DESIGN.md "Cache").
+ * `PRAGMA user_version` holds the number of the last migration applied.
+ */
+import type Database from 'better-sqlite3';
+import { LetterdeskError } from '../../../../shared/errors.ts';
+import { migration as m001 } from './001_initial.ts';
+
+/** One schema step. `sql` runs inside the runner's transaction; never edit a released migration. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Every migration, in order; `MIGRATIONS[i].version === i + 1`. */
+export const MIGRATIONS: readonly Migration[] = [m001];
+
+/** The schema version this build of Letterdesk writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings `db` to {@link SCHEMA_VERSION}: all pending migrations run in ONE transaction, then
+ * `user_version` is set. A file newer than this app is refused and left untouched.
+ * @param target stop at this version (tests of a single migration); defaults to the latest
+ * @returns the version before and after
+ * @throws LetterdeskError CACHE_TOO_NEW when the file's user_version exceeds what this app knows
+ */
+export function migrate(db: Database.Database, target: number = SCHEMA_VERSION): { from: number; to: number } {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  if (from > SCHEMA_VERSION) {
+    throw new LetterdeskError(
+      'CACHE_TOO_NEW',
+      `This cache file was written by a newer Letterdesk (schema ${from}; this app knows up to ${SCHEMA_VERSION}). ` +
+        'It was left untouched: update Letterdesk, or clear the cache to sync again with this version.',
+    );
+  }
+  if (from >= target) return { from, to: from };
+  db.transaction(() => {
+    for (const m of MIGRATIONS.slice(from, target)) db.exec(m.sql);
+    db.pragma(`user_version = ${target}`);
+  }).immediate();
+  return { from, to: target };
+}

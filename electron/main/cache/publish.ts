@@ -1,0 +1,167 @@
+/**
+ * Turning the staging tables into the visible snapshot (issue 4 "Sync"): build `<table>_next`
+ * tables from staging in bulk (rows in default order, sort positions, labels, search index built
+ * once), then publish them with one short transaction of renames. Readers (other connections, WAL)
+ * keep seeing the previous snapshot until that transaction commits, and a crash at any point leaves
+ * the previous snapshot intact (leftover `_next` / `_old` tables are dropped on the next build).
+ */
+import type Database from 'better-sqlite3';
+import type { Resource } from '../../../shared/serviceRecords.ts';
+import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
+
+/** Tables that make up the visible snapshot of each resource. */
+export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
+  contacts: ['contacts', 'labels', 'contact_labels', 'contacts_fts'],
+  orders: ['orders', 'order_recipients', 'orders_fts'],
+};
+
+const TIE = 'length(id), id';
+const TIE_DESC = 'length(id) DESC, id DESC';
+
+/** Sort position column → ordering expression (ascending; descending is the exact reverse). */
+export const CONTACT_POSITIONS: Record<string, string> = {
+  pos_name: 'full_name COLLATE NOCASE',
+  pos_company: 'company_name COLLATE NOCASE',
+  pos_email: 'email COLLATE NOCASE',
+  pos_phone: 'phone_digits',
+  pos_city: 'city COLLATE NOCASE',
+  pos_state: 'state COLLATE NOCASE',
+  pos_zip: 'zip',
+  pos_labels: 'labels COLLATE NOCASE',
+  pos_verified: 'is_verified',
+};
+
+export const ORDER_POSITIONS: Record<string, string> = {
+  pos_id: '0',
+  pos_campaign: 'campaign_name COLLATE NOCASE',
+  pos_product: 'product_name COLLATE NOCASE',
+  pos_template: 'template_title COLLATE NOCASE',
+  pos_status: 'status',
+  pos_recipients: 'recipients',
+  pos_delivered: 'delivered',
+  pos_live_mode: 'is_live_mode',
+  pos_schedule_type: 'campaign_schedule_type COLLATE NOCASE',
+  pos_delivery_date: 'campaign_delivery_date',
+};
+
+/** Default order (rowid 1, 2, …): contacts newest first, orders by id descending (numeric). */
+export const CONTACT_DEFAULT_ORDER = `created_at DESC, ${TIE_DESC}`;
+export const ORDER_DEFAULT_ORDER = TIE_DESC;
+
+function schemaSql(db: Database.Database, name: string): string {
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) as { sql: string } | undefined;
+  if (!row) throw new Error(`cache schema has no table ${name}`);
+  return row.sql;
+}
+
+function indexSql(db: Database.Database, table: string): { name: string; sql: string }[] {
+  return db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table) as { name: string; sql: string }[];
+}
+
+/** Creates `<table>_next` with the exact definition of `<table>` (the migrations stay the one truth). */
+function createNext(db: Database.Database, table: string): void {
+  const sql = schemaSql(db, table).replace(/^CREATE (VIRTUAL )?TABLE\s+("?)(\w+)\2/, (_m, virt: string | undefined) => `CREATE ${virt ?? ''}TABLE ${table}_next`);
+  db.exec(`DROP TABLE IF EXISTS ${table}_next`);
+  db.exec(sql);
+}
+
+/** Copies the indexes of `<table>` onto `<table>_next` under fresh names (`<base>__g<gen>`). */
+function createNextIndexes(db: Database.Database, table: string, gen: string): void {
+  for (const { name, sql } of indexSql(db, table)) {
+    const base = name.replace(/__g\w+$/, '');
+    const rewritten = sql.replace(/^CREATE (UNIQUE )?INDEX\s+("?)(\w+)\2\s+ON\s+("?)(\w+)\4/, (_m, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX ${base}__g${gen} ON ${table}_next`);
+    db.exec(rewritten);
+  }
+}
+
+/** Drops `_next` / `_old` leftovers of an interrupted build or publish. */
+export function dropLeftovers(db: Database.Database, resource: Resource): void {
+  for (const t of SNAPSHOT_TABLES[resource]) {
+    db.exec(`DROP TABLE IF EXISTS ${t}_next`);
+    db.exec(`DROP TABLE IF EXISTS ${t}_old`);
+  }
+}
+
+function positionsSelect(positions: Record<string, string>): { names: string; exprs: string } {
+  const keys = Object.keys(positions);
+  return {
+    names: keys.join(', '),
+    exprs: keys.map((k) => `row_number() OVER (ORDER BY ${positions[k]}, ${TIE}) - 1`).join(', '),
+  };
+}
+
+/**
+ * Builds the `_next` tables of `resource` from staging rows of `pass` (drift repair keeps only
+ * rows seen in the last complete pass). Heavy (seconds at 1M rows); runs in the sync connection
+ * without holding any lock readers care about.
+ * @param onPhase called with 'indexing' before the search index build
+ * @returns the number of rows built
+ */
+export function buildNext(db: Database.Database, resource: Resource, gen: string, onPhase?: (phase: 'indexing') => void): number {
+  dropLeftovers(db, resource);
+  for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
+  if (resource === 'contacts') {
+    const cols = CONTACT_STAGE_COLUMNS.join(', ');
+    const pos = positionsSelect(CONTACT_POSITIONS);
+    db.exec(`INSERT INTO contacts_next (rowid, ${cols}, ${pos.names})
+      SELECT row_number() OVER (ORDER BY ${CONTACT_DEFAULT_ORDER}) AS rn, ${cols}, ${pos.exprs} FROM stage_contacts ORDER BY rn`);
+    db.exec(`INSERT INTO labels_next (id, title)
+      SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
+    db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
+      SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
+    onPhase?.('indexing');
+    db.exec(`INSERT INTO contacts_fts_next (rowid, name, company, email, phone, address, city, state, zip, labels)
+      SELECT rowid, concat_ws(' ', full_name, first_name, last_name), company_name, email, concat_ws(' ', phone_no, phone_digits),
+        concat_ws(' ', address1, address2), city, state, zip, (SELECT group_concat(value, ' ') FROM json_each(labels))
+      FROM contacts_next`);
+    db.exec("INSERT INTO contacts_fts_next (contacts_fts_next) VALUES ('optimize')");
+  } else {
+    const cols = ORDER_STAGE_COLUMNS.join(', ');
+    const pos = positionsSelect(ORDER_POSITIONS);
+    db.exec(`INSERT INTO orders_next (rowid, ${cols}, ${pos.names})
+      SELECT row_number() OVER (ORDER BY ${ORDER_DEFAULT_ORDER}) AS rn, ${cols}, ${pos.exprs} FROM stage_orders ORDER BY rn`);
+    const rcols = RECIPIENT_COLUMNS.join(', ');
+    db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
+      WHERE order_id IN (SELECT id FROM stage_orders)`);
+    onPhase?.('indexing');
+    db.exec(`INSERT INTO orders_fts_next (rowid, id, campaign, product, template, recipients)
+      SELECT o.rowid, o.id, o.campaign_name, o.product_name, o.template_title,
+        (SELECT group_concat(concat_ws(' ', r.full_name, r.email, r.city), ' ') FROM order_recipients_next r WHERE r.order_id = o.id)
+      FROM orders_next o`);
+    db.exec("INSERT INTO orders_fts_next (orders_fts_next) VALUES ('optimize')");
+  }
+  for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts')) createNextIndexes(db, t, gen);
+  const main = resource === 'contacts' ? 'contacts_next' : 'orders_next';
+  return (db.prepare(`SELECT count(*) AS n FROM ${main}`).get() as { n: number }).n;
+}
+
+/**
+ * Makes the `_next` tables of `resource` the visible snapshot in ONE transaction (renames only),
+ * running `inTransaction` inside it (bookkeeping that must commit together with the swap). The
+ * previous tables are dropped after the commit, and staging is emptied.
+ */
+export function publishNext(db: Database.Database, resource: Resource, inTransaction: () => void): void {
+  const tables = SNAPSHOT_TABLES[resource];
+  db.transaction(() => {
+    for (const t of tables) {
+      db.exec(`ALTER TABLE ${t} RENAME TO ${t}_old`);
+      db.exec(`ALTER TABLE ${t}_next RENAME TO ${t}`);
+    }
+    inTransaction();
+  }).immediate();
+  for (const t of tables) db.exec(`DROP TABLE IF EXISTS ${t}_old`);
+  clearStage(db, resource);
+}
+
+/** Empties the staging tables of `resource` (and its resume bookkeeping). */
+export function clearStage(db: Database.Database, resource: Resource): void {
+  db.transaction(() => {
+    if (resource === 'contacts') db.exec('DELETE FROM stage_contacts');
+    else {
+      db.exec('DELETE FROM stage_orders');
+      db.exec('DELETE FROM stage_order_recipients');
+    }
+    db.prepare('DELETE FROM sync_pages WHERE resource = ?').run(resource);
+    db.prepare('DELETE FROM sync_state WHERE resource = ?').run(resource);
+  })();
+}

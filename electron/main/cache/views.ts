@@ -1,0 +1,161 @@
+/**
+ * The SQL of the contact and order views (shared/query.ts → SQL): search, filters, sort. Used by the
+ * query functions (queries.ts) and by CSV export, so "export the current view" selects exactly the
+ * rows of the view, in view order:
+ *
+ *   SELECT <columns> FROM ${from} WHERE ${where} ORDER BY ${orderBy}   -- with `params` bound
+ *
+ * Aliases: `c` = contacts, `o` = orders; with a search the FTS table is joined under its own name.
+ * Table and column names: docs/cache-schema.md.
+ */
+import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
+
+/** A view as SQL fragments; `where` is a full boolean expression ('1' when there is no filter). */
+export interface ViewSql {
+  from: string;
+  where: string;
+  orderBy: string;
+  params: Record<string, unknown>;
+}
+
+/** Sort column of shared/query.ts → position column (see publish.ts); `rowid` = default order. */
+const CONTACT_SORT: Record<string, string> = {
+  name: 'pos_name', company: 'pos_company', email: 'pos_email', phone: 'pos_phone', city: 'pos_city',
+  state: 'pos_state', zip: 'pos_zip', labels: 'pos_labels', verified: 'pos_verified', createdAt: 'rowid',
+};
+const ORDER_SORT: Record<string, string> = {
+  id: 'rowid', campaign: 'pos_campaign', product: 'pos_product', template: 'pos_template', status: 'pos_status',
+  recipients: 'pos_recipients', delivered: 'pos_delivered', liveMode: 'pos_live_mode', scheduleType: 'pos_schedule_type',
+  deliveryDate: 'pos_delivery_date',
+};
+
+const PHONE_LIKE = /^[\d\s()+.\-/]+$/;
+
+function quote(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Turns what a person typed into an FTS5 MATCH expression: every word must match (AND), the last
+ * token of each word as a prefix (typeahead); a word or a whole input that looks like a phone number
+ * also matches its digits-only form ("(555) 123-4567" finds 555.123.4567). Diacritics fold in the
+ * index (unicode61 remove_diacritics 2). Returns null when nothing searchable remains.
+ */
+export function compileSearch(input: string | undefined): string | null {
+  const text = (input ?? '').trim();
+  if (!text) return null;
+  const terms = text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
+  if (terms.length === 0) return null;
+  const parts = terms.map((t) => {
+    const digits = t.replace(/\D+/g, '');
+    const phrase = `${quote(t)}*`;
+    return digits.length >= 2 && digits !== t && PHONE_LIKE.test(t) ? `(${phrase} OR ${quote(digits)}*)` : phrase;
+  });
+  const all = parts.join(' AND ');
+  const allDigits = text.replace(/\D+/g, '');
+  if (terms.length > 1 && PHONE_LIKE.test(text) && allDigits.length >= 3) return `(${quote(allDigits)}* OR (${all}))`;
+  return all;
+}
+
+function inList(params: Record<string, unknown>, prefix: string, values: readonly unknown[]): string {
+  return values
+    .map((v, i) => {
+      params[`${prefix}${i}`] = v;
+      return `:${prefix}${i}`;
+    })
+    .join(', ');
+}
+
+function dayAfter(day: string): string {
+  const d = new Date(`${day}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+function orderClause(alias: string, fts: string | null, sort: { column: string; direction: 'asc' | 'desc' } | undefined, map: Record<string, string>): string {
+  if (!sort) return fts ? `${fts}.rowid` : `${alias}.rowid`;
+  const col = map[sort.column] ?? 'rowid';
+  if (col === 'rowid') {
+    // rowid order = newest first (contacts: createdAt desc; orders: id desc).
+    const desc = sort.direction === 'desc';
+    const base = fts ? `${fts}.rowid` : `${alias}.rowid`;
+    return desc ? base : `${base} DESC`;
+  }
+  return `${alias}.${col} ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
+}
+
+/**
+ * SQL of a contact view; `omit` leaves one filter out (facet counts of that filter's options).
+ * Label filter values match a label id or a label title.
+ */
+export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery): ViewSql {
+  const params: Record<string, unknown> = {};
+  const where: string[] = [];
+  const match = compileSearch(query.search);
+  let from = 'contacts c';
+  if (match) {
+    from = 'contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid';
+    where.push('contacts_fts MATCH :search');
+    params.search = match;
+  }
+  if (omit !== 'labels' && query.labels?.length) {
+    const ids = inList(params, 'label', query.labels);
+    where.push(`EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = c.id AND cl.label_id IN (SELECT id FROM labels WHERE id IN (${ids}) OR title IN (${ids})))`);
+  }
+  if (omit !== 'states' && query.states?.length) where.push(`c.state IN (${inList(params, 'state', query.states)})`);
+  if (omit !== 'verified' && query.verified?.length) {
+    const parts = [...new Set(query.verified)].map((v) => (v === 'yes' ? 'c.is_verified = 1' : v === 'no' ? 'c.is_verified = 0' : 'c.is_verified IS NULL'));
+    where.push(`(${parts.join(' OR ')})`);
+  }
+  if (omit !== 'liveMode' && query.liveMode?.length) {
+    const set = new Set(query.liveMode);
+    if (set.size === 1) where.push(set.has('live') ? 'c.is_live_mode = 1' : 'c.is_live_mode = 0');
+  }
+  if (query.createdFrom) {
+    where.push('c.created_at >= :createdFrom');
+    params.createdFrom = query.createdFrom;
+  }
+  if (query.createdTo) {
+    where.push('c.created_at < :createdBefore');
+    params.createdBefore = dayAfter(query.createdTo);
+  }
+  return { from, where: where.length ? where.join(' AND ') : '1', orderBy: orderClause('c', match ? 'contacts_fts' : null, query.sort, CONTACT_SORT), params };
+}
+
+/** SQL of an order view; `omit` as in {@link contactViewSql}. */
+export function orderViewSql(query: OrderQuery, omit?: keyof OrderQuery): ViewSql {
+  const params: Record<string, unknown> = {};
+  const where: string[] = [];
+  const match = compileSearch(query.search);
+  let from = 'orders o';
+  if (match) {
+    from = 'orders_fts JOIN orders o ON o.rowid = orders_fts.rowid';
+    where.push('orders_fts MATCH :search');
+    params.search = match;
+  }
+  if (omit !== 'statuses' && query.statuses?.length) where.push(`o.status IN (${inList(params, 'status', query.statuses)})`);
+  if (omit !== 'productTypes' && query.productTypes?.length) where.push(`o.product_type IN (${inList(params, 'ptype', query.productTypes)})`);
+  if (omit !== 'campaignTypes' && query.campaignTypes?.length) where.push(`o.campaign_type IN (${inList(params, 'ctype', query.campaignTypes)})`);
+  if (omit !== 'scheduleTypes' && query.scheduleTypes?.length) where.push(`o.campaign_schedule_type IN (${inList(params, 'stype', query.scheduleTypes)})`);
+  if (omit !== 'liveMode' && query.liveMode?.length) {
+    const set = new Set(query.liveMode);
+    if (set.size === 1) where.push(set.has('live') ? 'o.is_live_mode = 1' : 'o.is_live_mode = 0');
+  }
+  if (omit !== 'delivered' && query.delivered?.length) {
+    const parts = [...new Set(query.delivered)].map((d) =>
+      d === 'all' ? '(o.recipients > 0 AND o.delivered = o.recipients)' : d === 'some' ? '(o.delivered > 0 AND o.delivered < o.recipients)' : 'o.delivered = 0',
+    );
+    where.push(`(${parts.join(' OR ')})`);
+  }
+  if (query.contactId) {
+    where.push('o.id IN (SELECT r.order_id FROM order_recipients r WHERE r.contact_id = :contactId)');
+    params.contactId = query.contactId;
+  }
+  return { from, where: where.length ? where.join(' AND ') : '1', orderBy: orderClause('o', match ? 'orders_fts' : null, query.sort, ORDER_SORT), params };
+}
+
+/** The position column a sort uses, for direct window lookups on unfiltered views (null: rowid). */
+export function sortPositionColumn(kind: 'contacts' | 'orders', sort: { column: string } | undefined): string {
+  if (!sort) return 'rowid';
+  return (kind === 'contacts' ? CONTACT_SORT : ORDER_SORT)[sort.column] ?? 'rowid';
+}
