@@ -1,0 +1,148 @@
+/**
+ * The OS keychain through keytar (macOS Keychain, Windows Credential Manager, the Secret Service
+ * on Linux — gnome-keyring, KDE Wallet, KeePassXC), wrapped so that nothing can crash or hang Letterdesk:
+ *
+ * - keytar is imported lazily: a missing or broken native module becomes KEYCHAIN_UNAVAILABLE.
+ * - Every call races a timeout: with a broken D-Bus, libsecret can wait forever. After a timeout no
+ *   new call is started until the stuck one returns (each stuck call holds a libuv worker thread,
+ *   and four of them would stall all file I/O in the process).
+ * - Failures are translated into a message that names the cause and the fix.
+ */
+import type * as KeytarModule from 'keytar';
+import { LetterdeskError } from '../../../shared/errors.ts';
+import { redact } from '../log.ts';
+
+/** The keytar functions Letterdesk uses. */
+export type KeytarApi = Pick<typeof KeytarModule, 'getPassword' | 'setPassword' | 'deletePassword' | 'findCredentials'>;
+
+/** What the user can always do instead; appended to every keychain problem. */
+const SESSION_HINT = 'Until then you can keep the tokens in memory for this session only.';
+
+let keytarPromise: Promise<KeytarApi> | null = null;
+
+async function loadKeytar(): Promise<KeytarApi> {
+  keytarPromise ??= import('keytar').then((mod) => {
+    const api = ((mod as { default?: unknown }).default ?? mod) as KeytarApi;
+    if (typeof api.getPassword !== 'function') throw new Error('keytar has no getPassword function');
+    return api;
+  });
+  try {
+    return await keytarPromise;
+  } catch (error) {
+    keytarPromise = null;
+    throw new KeychainLoadError(error);
+  }
+}
+
+class KeychainLoadError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+class KeychainTimeout extends Error {}
+
+/**
+ * Turns a keytar failure into a sentence that says what is wrong and how to fix it.
+ * @param error what keytar threw (or a load/timeout marker)
+ * @param platform @default process.platform
+ */
+export function describeKeychainFailure(error: unknown, platform: NodeJS.Platform = process.platform, timeoutMs = 0): string {
+  const raw = redact(error instanceof Error ? error.message : String(error)).slice(0, 300);
+  if (error instanceof KeychainLoadError) {
+    return `The keychain module (keytar) could not be loaded: ${raw}. Reinstall Letterdesk (developers: run npm rebuild keytar). ${SESSION_HINT}`;
+  }
+  if (platform === 'darwin') {
+    if (error instanceof KeychainTimeout) return `The macOS Keychain did not answer within ${Math.round(timeoutMs / 1000)} s. Check for a Keychain prompt waiting behind other windows, then try again. ${SESSION_HINT}`;
+    return `The macOS Keychain refused the request (${raw}). Open Keychain Access, make sure the login keychain is unlocked and allow Letterdesk to use it, then try again. ${SESSION_HINT}`;
+  }
+  if (platform === 'win32') {
+    if (error instanceof KeychainTimeout) return `Windows Credential Manager did not answer within ${Math.round(timeoutMs / 1000)} s. Try again; if it keeps happening, restart Windows. ${SESSION_HINT}`;
+    return `Windows Credential Manager refused the request (${raw}). Check that Credential Manager works for your account, then try again. ${SESSION_HINT}`;
+  }
+  if (error instanceof KeychainTimeout) {
+    return (
+      `The Secret Service keychain did not answer within ${Math.round(timeoutMs / 1000)} s (D-Bus or the keyring daemon is not responding, ` +
+      `or an unlock prompt cannot be shown). Check that gnome-keyring (or KeePassXC with Secret Service enabled) is running and unlocked, then try again. ${SESSION_HINT}`
+    );
+  }
+  if (/autolaunch|could not connect|failed to connect|DBUS_SESSION_BUS_ADDRESS|no such file|connection refused|session bus/i.test(raw)) {
+    return (
+      `No D-Bus session bus is reachable (${raw}), so the Secret Service keychain cannot be used; this is typical of SSH, headless or container sessions. ` +
+      `Run Letterdesk in a desktop session, or start one with dbus-run-session and an unlocked gnome-keyring (see docs/credentials.md). ${SESSION_HINT}`
+    );
+  }
+  if (/org\.freedesktop\.secrets|not provided by any|ServiceUnknown|secret service/i.test(raw)) {
+    return `No Secret Service is running (${raw}). Install and unlock gnome-keyring (or KeePassXC with Secret Service enabled), then try again. ${SESSION_HINT}`;
+  }
+  if (/locked|prompt|dismissed|cancel/i.test(raw)) {
+    return (
+      `The keyring is locked (${raw}). Unlock it — log in to the desktop, or open "Passwords and Keys" (Seahorse) and unlock the Login keyring — ` +
+      `then try again. ${SESSION_HINT}`
+    );
+  }
+  return `The Secret Service keychain refused the request (${raw}). Check that gnome-keyring (or KeePassXC with Secret Service enabled) is running and unlocked. ${SESSION_HINT}`;
+}
+
+/** One keychain service (e.g. `Letterdesk`), with timeouts and clear errors. */
+export class Keychain {
+  readonly service: string;
+  readonly timeoutMs: number;
+  /** The call that timed out and has not returned yet; while set, new calls fail at once. */
+  #stuck: Promise<unknown> | null = null;
+
+  constructor(service: string, timeoutMs: number) {
+    this.service = service;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** The stored secret of `account`, or null. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
+  get(account: string): Promise<string | null> {
+    return this.#call((k) => k.getPassword(this.service, account));
+  }
+
+  /** Stores (or replaces) the secret of `account`. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
+  set(account: string, secret: string): Promise<void> {
+    return this.#call((k) => k.setPassword(this.service, account, secret));
+  }
+
+  /** Deletes the secret of `account`; false when there was none. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
+  delete(account: string): Promise<boolean> {
+    return this.#call((k) => k.deletePassword(this.service, account));
+  }
+
+  /** Every account with a secret under this service. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
+  async accounts(): Promise<string[]> {
+    const found = await this.#call((k) => k.findCredentials(this.service));
+    return found.map((c) => c.account);
+  }
+
+  async #call<T>(run: (keytar: KeytarApi) => Promise<T>): Promise<T> {
+    if (this.#stuck !== null) {
+      throw new LetterdeskError('KEYCHAIN_UNAVAILABLE', describeKeychainFailure(new KeychainTimeout(), process.platform, this.timeoutMs));
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const keytar = await loadKeytar();
+      const pending = run(keytar);
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const stuck = pending.then(
+            () => undefined,
+            () => undefined,
+          );
+          this.#stuck = stuck;
+          void stuck.then(() => {
+            if (this.#stuck === stuck) this.#stuck = null;
+          });
+          reject(new KeychainTimeout());
+        }, this.timeoutMs);
+      });
+      return await Promise.race([pending, timeout]);
+    } catch (error) {
+      throw new LetterdeskError('KEYCHAIN_UNAVAILABLE', describeKeychainFailure(error, process.platform, this.timeoutMs));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

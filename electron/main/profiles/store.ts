@@ -1,0 +1,295 @@
+/**
+ * The profiles store: `<dataDir>/profiles.json`, holding profiles and the active profile id —
+ * never tokens (those live in the OS keychain, see ../credentials/).
+ *
+ * - Every change is written atomically (temporary file + fsync + rename).
+ * - The file is read and validated with zod on every operation, so the app and the CLI sharing a
+ *   data directory see each other's changes. Stored base URLs are re-checked on load: a hand-edited
+ *   `http://` address to a remote host must not receive tokens.
+ * - A file that is not valid JSON or fails validation is moved aside to
+ *   `profiles.json.damaged-<timestamp>` and reported through {@link ProfileStore.loadProblem};
+ *   it is never silently replaced or deleted.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { z } from 'zod';
+import { ENVIRONMENTS, profileInputSchema, type Profile, type ProfileInput, type ProfileList } from '../../../shared/contract.ts';
+import { LetterdeskError } from '../../../shared/errors.ts';
+import { logger } from '../log.ts';
+import { cacheFilePath, profilesFilePath } from '../paths.ts';
+import { moveAsideSync, writeFileAtomicSync } from './atomicFile.ts';
+import { normalizeBaseUrl } from './baseUrl.ts';
+
+/** Version of the profiles file format. */
+export const PROFILES_FILE_VERSION = 1;
+
+const PROFILE_ID = /^[a-z0-9-]{1,64}$/;
+
+const storedProfileSchema = z.object({
+  id: z.string().regex(PROFILE_ID, 'not a profile id'),
+  name: z.string().trim().min(1).max(80),
+  environment: z.enum(ENVIRONMENTS),
+  baseUrl: z.string().refine((value) => {
+    try {
+      return normalizeBaseUrl(value) === value;
+    } catch {
+      return false;
+    }
+  }, 'not an allowed base URL (https, or http to this computer, ending in /api/v1)'),
+  accountId: z.string().trim().min(1).max(128).nullable(),
+  pageSize: z.number().int().min(1).max(1000),
+  sampleData: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+
+const profilesFileSchema = z
+  .object({
+    version: z.literal(PROFILES_FILE_VERSION),
+    activeProfileId: z.string().nullable(),
+    profiles: z.array(storedProfileSchema).max(1000),
+  })
+  .superRefine((file, ctx) => {
+    const ids = new Set<string>();
+    const names = new Set<string>();
+    for (const [index, profile] of file.profiles.entries()) {
+      if (ids.has(profile.id)) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'id'], message: 'duplicate profile id' });
+      const key = nameKey(profile.name);
+      if (names.has(key)) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'name'], message: 'duplicate profile name' });
+      ids.add(profile.id);
+      names.add(key);
+    }
+  });
+
+type ProfilesFile = z.infer<typeof profilesFileSchema>;
+
+/** Options of {@link ProfileStore.save}. */
+export interface SaveProfileOptions {
+  /** Marks the profile as talking to the embedded sample API. @default false on create, unchanged on edit */
+  sampleData?: boolean;
+}
+
+/** Options of {@link ProfileStore.remove}. */
+export interface RemoveProfileOptions {
+  /** Also delete the profile's cache file (and its `-wal`, `-shm`, `-journal`). @default false */
+  purgeCache?: boolean;
+}
+
+function nameKey(name: string): string {
+  return name.trim().normalize('NFC').toLowerCase();
+}
+
+function summarise(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'file'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * A new profile id: the lowercase ASCII slug of the name plus a short random suffix,
+ * e.g. "Acme Demo" → `acme-demo-k3x9q2`. Always matches the contract's profile id pattern.
+ */
+export function newProfileId(name: string, taken: ReadonlySet<string> = new Set()): string {
+  const slug =
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40)
+      .replace(/-+$/, '') || 'profile';
+  for (;;) {
+    const suffix = randomBytes(6)
+      .toString('base64')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(0, 6);
+    if (suffix.length < 4) continue;
+    const id = `${slug}-${suffix}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+function copyProfile(profile: Profile): Profile {
+  return { ...profile };
+}
+
+/** The profiles of one data directory. Synchronous: the file is small and written rarely. */
+export class ProfileStore {
+  readonly dataDir: string;
+  readonly file: string;
+  #loadProblem: string | null = null;
+
+  private constructor(dataDir: string) {
+    this.dataDir = dataDir;
+    this.file = profilesFilePath(dataDir);
+  }
+
+  /**
+   * Opens (and validates) the profiles of a data directory. A missing file means "no profiles yet";
+   * nothing is written until the first change. A damaged file is moved aside (see {@link loadProblem}).
+   */
+  static open(dataDir: string): ProfileStore {
+    const store = new ProfileStore(dataDir);
+    store.#read();
+    return store;
+  }
+
+  /**
+   * What went wrong loading the profiles file, or null: names the problem and where the damaged file
+   * was moved. Stays set for the life of this store so the UI and CLI can show it.
+   */
+  loadProblem(): string | null {
+    return this.#loadProblem;
+  }
+
+  /** All profiles (in creation order) and the active profile id. */
+  list(): ProfileList {
+    const file = this.#read();
+    return { profiles: file.profiles.map(copyProfile), activeProfileId: file.activeProfileId };
+  }
+
+  /** The profile with this id, or null. */
+  get(id: string): Profile | null {
+    const found = this.#read().profiles.find((p) => p.id === id);
+    return found ? copyProfile(found) : null;
+  }
+
+  /** The profile with this name (case-insensitive, surrounding blanks ignored), or null. */
+  getByName(name: string): Profile | null {
+    const key = nameKey(name);
+    const found = this.#read().profiles.find((p) => nameKey(p.name) === key);
+    return found ? copyProfile(found) : null;
+  }
+
+  /** The active profile, or null when none is selected. */
+  active(): Profile | null {
+    const file = this.#read();
+    const found = file.profiles.find((p) => p.id === file.activeProfileId);
+    return found ? copyProfile(found) : null;
+  }
+
+  /**
+   * Creates a profile (input without `id`) or edits one (input with `id`). The first profile created
+   * becomes the active one.
+   * @returns the stored profile (base URL normalised: no trailing slash)
+   * @throws LetterdeskError VALIDATION (bad field, base URL rule, name already used — case-insensitive),
+   *   NOT_FOUND (editing an id that does not exist), DISK_FULL
+   */
+  save(input: ProfileInput, options: SaveProfileOptions = {}): Profile {
+    const parsed = profileInputSchema.safeParse(input);
+    if (!parsed.success) throw new LetterdeskError('VALIDATION', `The profile is not valid: ${summarise(parsed.error)}.`);
+    const fields = parsed.data;
+    const baseUrl = normalizeBaseUrl(fields.baseUrl);
+    const accountId = fields.accountId === null || fields.accountId.trim() === '' ? null : fields.accountId.trim();
+
+    const file = this.#read();
+    const clash = file.profiles.find((p) => nameKey(p.name) === nameKey(fields.name) && p.id !== fields.id);
+    if (clash) {
+      throw new LetterdeskError('VALIDATION', `A profile named "${clash.name}" already exists. Choose another name (names are compared ignoring case).`);
+    }
+
+    let saved: Profile;
+    if (fields.id !== undefined) {
+      const index = file.profiles.findIndex((p) => p.id === fields.id);
+      const existing = file.profiles[index];
+      if (index < 0 || existing === undefined) {
+        throw new LetterdeskError('NOT_FOUND', `There is no profile with id "${fields.id}" (it may have been removed). Reload the profile list.`);
+      }
+      saved = {
+        ...existing,
+        name: fields.name,
+        environment: fields.environment,
+        baseUrl,
+        accountId,
+        pageSize: fields.pageSize,
+        sampleData: options.sampleData ?? existing.sampleData,
+      };
+      file.profiles[index] = saved;
+    } else {
+      saved = {
+        id: newProfileId(fields.name, new Set(file.profiles.map((p) => p.id))),
+        name: fields.name,
+        environment: fields.environment,
+        baseUrl,
+        accountId,
+        pageSize: fields.pageSize,
+        sampleData: options.sampleData ?? false,
+        createdAt: new Date().toISOString(),
+      };
+      file.profiles.push(saved);
+      if (file.activeProfileId === null) file.activeProfileId = saved.id;
+    }
+    this.#write(file);
+    return copyProfile(saved);
+  }
+
+  /**
+   * Makes a profile the active one.
+   * @throws LetterdeskError NOT_FOUND
+   */
+  use(id: string): ProfileList {
+    const file = this.#read();
+    if (!file.profiles.some((p) => p.id === id)) {
+      throw new LetterdeskError('NOT_FOUND', `There is no profile with id "${id}". Pick one from the profile list.`);
+    }
+    file.activeProfileId = id;
+    this.#write(file);
+    return this.list();
+  }
+
+  /**
+   * Removes a profile (and, with `purgeCache`, its cache file first, so a failure leaves the profile in
+   * place to retry). Tokens are NOT touched here: call `CredentialStore.clear`, or use
+   * `removeProfileAndCredentials` which does both. Close the profile's cache before purging it.
+   * When the active profile is removed, the first remaining profile (or none) becomes active.
+   * @throws LetterdeskError NOT_FOUND; fs errors when the cache file cannot be deleted
+   */
+  remove(id: string, options: RemoveProfileOptions = {}): ProfileList {
+    const file = this.#read();
+    if (!file.profiles.some((p) => p.id === id)) {
+      throw new LetterdeskError('NOT_FOUND', `There is no profile with id "${id}". Reload the profile list.`);
+    }
+    if (options.purgeCache) {
+      const cache = cacheFilePath(this.dataDir, id);
+      for (const suffix of ['-wal', '-shm', '-journal', '']) fs.rmSync(`${cache}${suffix}`, { force: true });
+    }
+    file.profiles = file.profiles.filter((p) => p.id !== id);
+    if (file.activeProfileId === id) file.activeProfileId = file.profiles[0]?.id ?? null;
+    this.#write(file);
+    return this.list();
+  }
+
+  #read(): ProfilesFile {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: PROFILES_FILE_VERSION, activeProfileId: null, profiles: [] };
+      throw error;
+    }
+    let reason: string;
+    try {
+      const result = profilesFileSchema.safeParse(JSON.parse(text));
+      if (result.success) {
+        const file = result.data;
+        if (file.activeProfileId !== null && !file.profiles.some((p) => p.id === file.activeProfileId)) file.activeProfileId = null;
+        return file;
+      }
+      reason = summarise(result.error);
+    } catch (error) {
+      reason = `not valid JSON (${error instanceof Error ? error.message : String(error)})`;
+    }
+    const aside = moveAsideSync(this.file);
+    this.#loadProblem =
+      `The profiles file was damaged (${reason}). It was moved aside to ${aside} and Letterdesk started with no profiles. ` +
+      'Create your profiles again, or repair that file and move it back to profiles.json while Letterdesk is closed. Tokens in the keychain were kept.';
+    logger.warn(`profiles: ${this.#loadProblem}`);
+    return { version: PROFILES_FILE_VERSION, activeProfileId: null, profiles: [] };
+  }
+
+  #write(file: ProfilesFile): void {
+    writeFileAtomicSync(this.file, `${JSON.stringify(file, null, 2)}\n`);
+  }
+}
