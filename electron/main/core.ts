@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Connectivity, ConnectivityState, EventName, EventPayload, Profile, SyncRun } from '../../shared/contract.ts';
 import { LetterdeskError } from '../../shared/errors.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
@@ -13,7 +14,7 @@ import { createApiClient, type Tokens } from './api/client.ts';
 import { CacheClient } from './cache/client.ts';
 import { CredentialStore } from './credentials/store.ts';
 import { logger } from './log.ts';
-import { cacheFilePath } from './paths.ts';
+import { cacheFilePath, logsDir } from './paths.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from './sampleApi/server.ts';
 import { startSync } from './sync/controller.ts';
@@ -92,6 +93,8 @@ export interface Core {
  * @throws nothing; a damaged profiles file is moved aside and reported by `profiles.loadProblem()`
  */
 export function createCore(options: CoreOptions): Core {
+  // Outside Electron (CLI, tests) the log goes into the data directory, next to what it describes.
+  if (options.logFile === null) logger.transports.file.resolvePathFn = () => join(logsDir(options.dataDir), 'letterdesk.log');
   const profiles = ProfileStore.open(options.dataDir);
   const credentials = new CredentialStore({ sessionOnly: options.keychain === 'session-only' });
   const sampleSize = options.sample ?? { contacts: 5000, orders: 1500 };

@@ -1,0 +1,183 @@
+/**
+ * The handler table over a real core: a temp data directory, the embedded sample API over loopback
+ * HTTP, real SQLite caches, the sync worker. Exercises the first end-to-end slice through the same
+ * `dispatchCall` the Electron transport and the Chromium harness use.
+ */
+import { parse } from 'csv-parse/sync';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallInput, CallName, CallOutput, EventName, EventPayload } from '../../shared/contract.ts';
+import { createCore, type Core, type PlatformServices } from '../../electron/main/core.ts';
+import { createHandlers } from '../../electron/main/handlers.ts';
+import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
+
+interface Recorded {
+  events: { event: EventName; payload: unknown }[];
+  saved: string[];
+}
+
+function setup(dataDir: string, keychain: 'keychain' | 'session-only' = 'session-only') {
+  const recorded: Recorded = { events: [], saved: [] };
+  const platform: PlatformServices = {
+    async showSaveDialog(defaultPath) {
+      const file = join(dataDir, '..', `${Date.now()}-${defaultPath}`);
+      recorded.saved.push(file);
+      return file;
+    },
+    showItemInFolder: () => {},
+    openExternal: async () => {},
+    setProgress: () => {},
+  };
+  const core = createCore({
+    dataDir,
+    version: 'test',
+    logFile: null,
+    platform,
+    emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void recorded.events.push({ event, payload }),
+    sample: { contacts: 1500, orders: 400, seed: 7 },
+    keychain,
+    autoSyncAfterMinutes: 0,
+  });
+  const handlers = createHandlers(core);
+  async function call<N extends CallName>(name: N, input: CallInput<N>): Promise<CallOutput<N>> {
+    const result = await dispatchCall(handlers, name, input);
+    if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
+    return result.value as CallOutput<N>;
+  }
+  async function waitForSync(runId: string, resources: number): Promise<EventPayload<'syncFinished'>[]> {
+    for (let i = 0; i < 600; i++) {
+      const done = recorded.events.filter((e) => e.event === 'syncFinished' && (e.payload as { runId: string }).runId === runId);
+      if (done.length >= resources && !core.syncRunning) return done.map((e) => e.payload as EventPayload<'syncFinished'>);
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    throw new Error('sync did not finish within 60 s');
+  }
+  return { core, handlers, call, recorded, waitForSync };
+}
+
+describe('handlers over a real core (sample data slice)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'ld-handlers-'));
+  const dataDir = join(root, 'data');
+  let env: ReturnType<typeof setup>;
+  let core: Core;
+
+  beforeAll(() => {
+    env = setup(dataDir);
+    core = env.core;
+  });
+  afterAll(async () => {
+    await core.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('starts with no profile and says so', async () => {
+    expect(await env.call('listProfiles', {})).toEqual({ profiles: [], activeProfileId: null });
+    const result = await dispatchCall(env.handlers, 'queryContacts', { query: {}, window: { offset: 0, limit: 10 } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'NO_PROFILE' } });
+  });
+
+  it('explores sample data: creates the profile, syncs, and shows exactly what the sample API served', async () => {
+    const profile = await env.call('createSampleProfile', {});
+    expect(profile.sampleData).toBe(true);
+    const { runId } = await env.call('startSync', { resources: ['contacts', 'orders'] });
+    const runs = await env.waitForSync(runId, 2);
+    expect(runs.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
+    expect(env.recorded.events.some((e) => e.event === 'syncProgress')).toBe(true);
+
+    const dataset = core.sampleApi.server!.dataset;
+    const page = await env.call('queryContacts', { query: { sort: { column: 'name', direction: 'asc' } }, window: { offset: 0, limit: 1000 } });
+    expect(page.total).toEqual({ count: dataset.contactCount, exact: true });
+    const all: string[] = [];
+    for (let offset = 0; offset < dataset.contactCount; offset += 1000) {
+      const window = await env.call('queryContacts', { query: {}, window: { offset, limit: 1000 } });
+      all.push(...window.rows.map((r) => r.id));
+    }
+    const served = [...dataset.contactIds()].sort();
+    expect(all.sort()).toEqual(served);
+
+    const status = await env.call('getSyncStatus', {});
+    expect(status.resources.contacts.rows).toBe(dataset.contactCount);
+    expect(status.resources.orders.rows).toBe(dataset.orderCount);
+    expect(status.history.filter((r) => r.runId === runId)).toHaveLength(2);
+  });
+
+  it('searches by a name prefix and opens the detail with the contact’s orders', async () => {
+    const first = (await env.call('queryContacts', { query: {}, window: { offset: 0, limit: 1 } })).rows[0]!;
+    const prefix = first.lastName.slice(0, 3);
+    const found = await env.call('queryContacts', { query: { search: prefix }, window: { offset: 0, limit: 200 } });
+    expect(found.rows.length).toBeGreaterThan(0);
+    expect(found.rows.every((r) => JSON.stringify(r).toLowerCase().includes(prefix.toLowerCase()) || r.labels.length > 0)).toBe(true);
+    const detail = await env.call('getContact', { id: first.id });
+    expect(detail.contact.id).toBe(first.id);
+    const missing = await dispatchCall(env.handlers, 'getContact', { id: '999999999999' });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('exports the current view as CSV that parses back to the same rows', async () => {
+    const query = { search: '', sort: { column: 'name' as const, direction: 'asc' as const } };
+    const view = await env.call('queryContacts', { query, window: { offset: 0, limit: 1000 } });
+    const result = await env.call('exportCsv', { kind: 'contacts', query, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: false } });
+    expect(result.path).not.toBeNull();
+    const rows = parse(readFileSync(result.path!, 'utf8'), { columns: true, relax_column_count: false }) as Record<string, string>[];
+    expect(rows).toHaveLength(view.total.count);
+    expect(result.rows).toBe(view.total.count);
+  });
+
+  it('refuses to open non-http links and to reveal files it did not write', async () => {
+    expect(await dispatchCall(env.handlers, 'openExternal', { url: 'file:///etc/passwd' })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(await dispatchCall(env.handlers, 'showInFolder', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe('tokens never leave the keychain', () => {
+  it('after a sync with real tokens, no file under the data directory and no renderer-visible value holds them', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ld-leak-'));
+    const dataDir = join(root, 'data');
+    const env = setup(dataDir, process.env.CI || process.env.DBUS_SESSION_BUS_ADDRESS ? 'keychain' : 'session-only');
+    const accessToken = `at-${crypto.randomUUID()}`;
+    const refreshToken = `rt-${crypto.randomUUID()}`;
+    try {
+      const { startSampleApi } = await import('../../electron/main/sampleApi/server.ts');
+      const server = await startSampleApi({ contacts: 300, orders: 80, accessToken, refreshToken });
+      try {
+        const profile = await env.call('saveProfile', { name: 'Leak check', environment: 'custom', baseUrl: server.baseUrl, accountId: null, pageSize: 100 });
+        await env.call('useProfile', { profileId: profile.id });
+        const status = await env.call('setCredentials', { profileId: profile.id, accessToken, refreshToken, sessionOnly: false }).catch(() =>
+          env.call('setCredentials', { profileId: profile.id, accessToken, refreshToken, sessionOnly: true }),
+        );
+        expect(JSON.stringify(status)).not.toContain(accessToken);
+        const { runId } = await env.call('startSync', { resources: ['contacts', 'orders'] });
+        const runs = await env.waitForSync(runId, 2);
+        expect(runs.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
+        // Everything the page could have seen: every event and every call result.
+        const visible = JSON.stringify([env.recorded.events, await env.call('getSyncStatus', {}), await env.call('listProfiles', {}), status]);
+        expect(visible).not.toContain(accessToken);
+        expect(visible).not.toContain(refreshToken);
+        await env.call('clearCredentials', { profileId: profile.id });
+        await env.core.close();
+        const files: string[] = [];
+        const walk = (dir: string): void => {
+          for (const name of readdirSync(dir)) {
+            const path = join(dir, name);
+            if (statSync(path).isDirectory()) walk(path);
+            else files.push(path);
+          }
+        };
+        walk(dataDir);
+        expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
+        for (const file of files) {
+          const bytes = readFileSync(file);
+          expect(bytes.includes(accessToken), file).toBe(false);
+          expect(bytes.includes(refreshToken), file).toBe(false);
+        }
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await env.core.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
