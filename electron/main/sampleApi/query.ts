@@ -1,0 +1,364 @@
+/**
+ * Query parameters of the sample API: parsing (every form the spec allows) and the filters.
+ *
+ * Contacts (`service-api.md` §4.1), accepted forms:
+ *  - arrays (`addressStatus`, `lastMailedStatus`, `tags`): repeated keys (`tags=1&tags=2`), bracket
+ *    keys (`tags[]=1`, `tags[0]=1`), or one JSON array (`addressStatus=["Failed","Verified"]`, i.e.
+ *    the URL-encoded form `addressStatus=%5B%22Failed%22%5D`; a doubly encoded value is decoded once
+ *    more). A single plain value is a one-item array.
+ *  - `lastMailedDate`: bracket keys (`lastMailedDate[startDate]=…&lastMailedDate[endDate]=…`), dotted
+ *    keys, or one JSON object `{"startDate":…,"endDate":…}`; dates as `YYYY-MM-DD` or `DD-MM-YYYY`
+ *    (`/` also accepted as separator); either bound may be missing; both are inclusive UTC days.
+ *  - booleans: `true`/`false` (also `1`/`0`).
+ *  - `page` default 0, `pageSize` default 10; `meta.<key>` (or `meta[<key>]`) filters on `meta`.
+ * Orders (§4.2): `page` and `pageSize` are required. The spec leaves the formats of the string
+ * filters open; the sample API (and the Letterdesk client) use:
+ *  - multi-value filters (`productTypes`, `sources`, `orderStatus`, `paymentStatus`, `createdBy`):
+ *    comma-separated values, OR within the filter, compared case-insensitively; `orderStatus` items
+ *    are integers (the §2.3 `status` code).
+ *  - date filters (`createdDate`, `scheduledDate`, `processingDate`): `YYYY-MM-DD` (that UTC day) or
+ *    `YYYY-MM-DD,YYYY-MM-DD` (inclusive range; either side may be empty for an open range).
+ * Anything malformed is a {@link QueryError} (answered 400 with a JSON body).
+ */
+import type { SampleContact, SampleOrder } from './dataset.ts';
+
+/** A malformed query parameter; the server answers 400 with `{ message, error: 'BAD_REQUEST', parameter }`. */
+export class QueryError extends Error {
+  override readonly name = 'QueryError';
+  readonly parameter: string;
+  constructor(parameter: string, message: string) {
+    super(message);
+    this.parameter = parameter;
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/** Inclusive range of epoch milliseconds; null bound = open. */
+export interface TimeRange {
+  from: number | null;
+  to: number | null;
+}
+
+/** Parsed contact query (§4.1). */
+export interface ContactQueryParams {
+  page: number;
+  pageSize: number;
+  search: string | null;
+  addressStatus: string[] | null;
+  lastMailedStatus: string[] | null;
+  lastMailedDate: TimeRange | null;
+  tags: string[] | null;
+  withPropertyAddresses: boolean;
+  isReturnAddress: boolean | null;
+  meta: [string, string][];
+}
+
+/** Parsed order query (§4.2). */
+export interface OrderQueryParams {
+  page: number;
+  pageSize: number;
+  search: string | null;
+  productTypes: string[] | null;
+  sources: string[] | null;
+  orderStatus: number[] | null;
+  paymentStatus: string[] | null;
+  createdBy: string[] | null;
+  createdDate: TimeRange | null;
+  scheduledDate: TimeRange | null;
+  processingDate: TimeRange | null;
+  meta: [string, string][];
+}
+
+function maybeDecodeAgain(value: string): string {
+  if (/^%(5b|7b|22)/i.test(value)) {
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+function intParam(sp: URLSearchParams, name: string, fallback: number | null, min: number): number {
+  const raw = sp.get(name);
+  if (raw === null || raw === '') {
+    if (fallback === null) throw new QueryError(name, `The query parameter "${name}" is required (a whole number ≥ ${min}).`);
+    return fallback;
+  }
+  if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < min) {
+    throw new QueryError(name, `The query parameter "${name}" must be a whole number ≥ ${min} (got "${raw.slice(0, 40)}").`);
+  }
+  return Number(raw);
+}
+
+function boolParam(sp: URLSearchParams, name: string): boolean | null {
+  const raw = sp.get(name);
+  if (raw === null || raw === '') return null;
+  const v = raw.trim().toLowerCase();
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw new QueryError(name, `The query parameter "${name}" must be true or false (got "${raw.slice(0, 40)}").`);
+}
+
+function textParam(sp: URLSearchParams, name: string): string | null {
+  const raw = sp.get(name);
+  if (raw === null) return null;
+  const v = raw.trim();
+  return v === '' ? null : v;
+}
+
+/** Collects an array parameter from every accepted form (see module comment). */
+function arrayParam(sp: URLSearchParams, name: string): string[] | null {
+  const values: string[] = [];
+  let seen = false;
+  for (const [key, raw] of sp) {
+    if (key !== name && key !== `${name}[]` && !(key.startsWith(`${name}[`) && /^\[\d+\]$/.test(key.slice(name.length)))) continue;
+    seen = true;
+    const value = maybeDecodeAgain(raw).trim();
+    if (value.startsWith('[')) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        throw new QueryError(name, `The query parameter "${name}" looks like a JSON array but is not valid JSON.`);
+      }
+      if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === 'string' || typeof x === 'number')) {
+        throw new QueryError(name, `The query parameter "${name}" must be an array of strings.`);
+      }
+      for (const x of parsed) values.push(String(x).trim());
+    } else if (value !== '') {
+      values.push(value);
+    }
+  }
+  return seen && values.length > 0 ? values : null;
+}
+
+/** Parses `YYYY-MM-DD`, `DD-MM-YYYY` (or with `/`) into the epoch ms of that UTC day; null if malformed. */
+export function parseDay(text: string): number | null {
+  const t = text.trim();
+  let y: number;
+  let m: number;
+  let d: number;
+  let match = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(t);
+  if (match) {
+    y = Number(match[1]);
+    m = Number(match[2]);
+    d = Number(match[3]);
+  } else {
+    match = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})$/.exec(t);
+    if (!match) return null;
+    d = Number(match[1]);
+    m = Number(match[2]);
+    y = Number(match[3]);
+  }
+  const ms = Date.UTC(y, m - 1, d);
+  const back = new Date(ms);
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d) return null;
+  return ms;
+}
+
+function rangeOf(name: string, start: string | undefined, end: string | undefined): TimeRange | null {
+  const bound = (value: string | undefined, which: string): number | null => {
+    if (value === undefined || value.trim() === '') return null;
+    const ms = parseDay(value);
+    if (ms === null) throw new QueryError(name, `The ${which} of "${name}" must be a date as YYYY-MM-DD or DD-MM-YYYY (got "${value.slice(0, 40)}").`);
+    return ms;
+  };
+  const from = bound(start, 'startDate');
+  const toDay = bound(end, 'endDate');
+  if (from === null && toDay === null) return null;
+  const to = toDay === null ? null : toDay + DAY_MS - 1;
+  if (from !== null && to !== null && from > to) throw new QueryError(name, `The startDate of "${name}" is after its endDate.`);
+  return { from, to };
+}
+
+/** `lastMailedDate` in every accepted form (see module comment). */
+function lastMailedDateParam(sp: URLSearchParams): TimeRange | null {
+  const name = 'lastMailedDate';
+  const raw = sp.get(name);
+  if (raw !== null && raw.trim() !== '') {
+    const value = maybeDecodeAgain(raw).trim();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new QueryError(name, `The query parameter "${name}" must be a JSON object {"startDate","endDate"} or bracket keys ${name}[startDate]/${name}[endDate].`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new QueryError(name, `The query parameter "${name}" must be an object with startDate and endDate.`);
+    const o = parsed as Record<string, unknown>;
+    const str = (v: unknown, key: string): string | undefined => {
+      if (v === undefined || v === null) return undefined;
+      if (typeof v !== 'string') throw new QueryError(name, `The ${key} of "${name}" must be a string date.`);
+      return v;
+    };
+    return rangeOf(name, str(o.startDate, 'startDate'), str(o.endDate, 'endDate'));
+  }
+  const start = sp.get(`${name}[startDate]`) ?? sp.get(`${name}.startDate`) ?? undefined;
+  const end = sp.get(`${name}[endDate]`) ?? sp.get(`${name}.endDate`) ?? undefined;
+  return rangeOf(name, start, end);
+}
+
+function metaParams(sp: URLSearchParams): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [key, value] of sp) {
+    let metaKey: string | null = null;
+    if (key.startsWith('meta.')) metaKey = key.slice(5);
+    else if (/^meta\[[^\]]+\]$/.test(key)) metaKey = key.slice(5, -1);
+    if (metaKey) out.push([metaKey, value]);
+  }
+  return out;
+}
+
+function commaList(sp: URLSearchParams, name: string): string[] | null {
+  const raw = sp.get(name);
+  if (raw === null) return null;
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  return items.length > 0 ? items : null;
+}
+
+function dateFilter(sp: URLSearchParams, name: string): TimeRange | null {
+  const raw = sp.get(name);
+  if (raw === null || raw.trim() === '') return null;
+  const parts = raw.split(',');
+  const iso = /^\s*\d{4}-\d{2}-\d{2}\s*$/;
+  const ok = (p: string | undefined) => p === undefined || p.trim() === '' || iso.test(p);
+  if (parts.length > 2 || !ok(parts[0]) || !ok(parts[1]) || (parts.length === 1 && !iso.test(raw))) {
+    throw new QueryError(name, `The query parameter "${name}" must be YYYY-MM-DD or YYYY-MM-DD,YYYY-MM-DD (got "${raw.slice(0, 40)}").`);
+  }
+  if (parts.length === 1) return rangeOf(name, parts[0], parts[0]);
+  return rangeOf(name, parts[0], parts[1]);
+}
+
+/**
+ * Parses the §4.1 query.
+ * @throws QueryError for a malformed value
+ */
+export function parseContactQuery(sp: URLSearchParams, maxPageSize: number): ContactQueryParams {
+  const addressStatus = arrayParam(sp, 'addressStatus');
+  if (addressStatus) {
+    for (const s of addressStatus) {
+      if (!['failed', 'verified'].includes(s.toLowerCase())) throw new QueryError('addressStatus', `addressStatus items must be Failed or Verified (got "${s.slice(0, 40)}").`);
+    }
+  }
+  return {
+    page: intParam(sp, 'page', 0, 0),
+    pageSize: Math.min(intParam(sp, 'pageSize', 10, 1), maxPageSize),
+    search: textParam(sp, 'search'),
+    addressStatus: addressStatus?.map((s) => s.toLowerCase()) ?? null,
+    lastMailedStatus: arrayParam(sp, 'lastMailedStatus')?.map((s) => s.toLowerCase()) ?? null,
+    lastMailedDate: lastMailedDateParam(sp),
+    tags: arrayParam(sp, 'tags'),
+    withPropertyAddresses: boolParam(sp, 'withPropertyAddresses') ?? false,
+    isReturnAddress: boolParam(sp, 'isReturnAddress'),
+    meta: metaParams(sp),
+  };
+}
+
+/**
+ * Parses the §4.2 query.
+ * @throws QueryError for a malformed value or a missing page/pageSize
+ */
+export function parseOrderQuery(sp: URLSearchParams, maxPageSize: number): OrderQueryParams {
+  const orderStatus = commaList(sp, 'orderStatus');
+  if (orderStatus?.some((s) => !/^-?\d+$/.test(s))) throw new QueryError('orderStatus', 'orderStatus must be comma-separated integer status codes, e.g. 3,5.');
+  return {
+    page: intParam(sp, 'page', null, 0),
+    pageSize: Math.min(intParam(sp, 'pageSize', null, 1), maxPageSize),
+    search: textParam(sp, 'search'),
+    productTypes: commaList(sp, 'productTypes')?.map((s) => s.toLowerCase()) ?? null,
+    sources: commaList(sp, 'sources')?.map((s) => s.toLowerCase()) ?? null,
+    orderStatus: orderStatus?.map(Number) ?? null,
+    paymentStatus: commaList(sp, 'paymentStatus')?.map((s) => s.toLowerCase()) ?? null,
+    createdBy: commaList(sp, 'createdBy'),
+    createdDate: dateFilter(sp, 'createdDate'),
+    scheduledDate: dateFilter(sp, 'scheduledDate'),
+    processingDate: dateFilter(sp, 'processingDate'),
+    meta: metaParams(sp),
+  };
+}
+
+function inRange(range: TimeRange, iso: string | null | undefined): boolean {
+  if (!iso) return false;
+  const ms = Date.parse(iso.length === 10 ? `${iso}T00:00:00.000Z` : iso);
+  if (Number.isNaN(ms)) return false;
+  return (range.from === null || ms >= range.from) && (range.to === null || ms <= range.to);
+}
+
+function metaMatches(meta: unknown, filters: [string, string][]): boolean {
+  if (filters.length === 0) return true;
+  if (typeof meta !== 'object' || meta === null) return false;
+  const m = meta as Record<string, unknown>;
+  return filters.every(([key, value]) => m[key] !== undefined && m[key] !== null && String(m[key]) === value);
+}
+
+/** True when the query has any filter (as opposed to paging only). */
+export function hasContactFilter(q: ContactQueryParams): boolean {
+  return !!(q.search || q.addressStatus || q.lastMailedStatus || q.lastMailedDate || q.tags || q.isReturnAddress !== null || q.meta.length);
+}
+
+/** True when the query has any filter. */
+export function hasOrderFilter(q: OrderQueryParams): boolean {
+  return !!(q.search || q.productTypes || q.sources || q.orderStatus || q.paymentStatus || q.createdBy || q.createdDate || q.scheduledDate || q.processingDate || q.meta.length);
+}
+
+/** A stable text key of the filters (not the paging) for result caching. */
+export function filterKey(q: ContactQueryParams | OrderQueryParams): string {
+  return JSON.stringify({ ...q, page: undefined, pageSize: undefined, withPropertyAddresses: undefined });
+}
+
+/**
+ * The §4.1 filters: AND across parameters, OR within an array.
+ *  - search: case-insensitive substring of first/last/full name, company, email, phone or city;
+ *  - addressStatus: Verified = `isVerified` true, Failed = `isVerified` false (null matches neither);
+ *  - lastMailedStatus / lastMailedDate: on the pass-through fields of the same names;
+ *  - tags: the contact has at least one of the label ids;
+ *  - isReturnAddress: equals the pass-through field; meta.<key>: equals `meta[key]`.
+ */
+export function contactMatches(c: SampleContact, q: ContactQueryParams): boolean {
+  if (q.addressStatus) {
+    const s = c.isVerified === true ? 'verified' : c.isVerified === false ? 'failed' : null;
+    if (s === null || !q.addressStatus.includes(s)) return false;
+  }
+  if (q.lastMailedStatus && (c.lastMailedStatus === null || !q.lastMailedStatus.includes(c.lastMailedStatus.toLowerCase()))) return false;
+  if (q.lastMailedDate && !inRange(q.lastMailedDate, c.lastMailedDate)) return false;
+  if (q.tags && !c.ContactLabels.some((l) => q.tags!.includes(l.id))) return false;
+  if (q.isReturnAddress !== null && c.isReturnAddress !== q.isReturnAddress) return false;
+  if (!metaMatches(c.meta, q.meta)) return false;
+  if (q.search) {
+    const needle = q.search.toLowerCase();
+    const hay = [c.firstName, c.lastName, c.fullName, c.companyName, c.email, c.phoneNo, c.city];
+    if (!hay.some((h) => typeof h === 'string' && h.toLowerCase().includes(needle))) return false;
+  }
+  return true;
+}
+
+/**
+ * The §4.2 filters (formats in the module comment):
+ *  - search: case-insensitive substring of the order id or the campaign name ("order name");
+ *  - productTypes: `product.productType`; orderStatus: `status`; sources / paymentStatus: the
+ *    pass-through `source` / `paymentStatus`; createdBy: `template.creator.id` (the only user id on an
+ *    order in §2.3);
+ *  - createdDate: pass-through `createdAt`; scheduledDate: `campaign.deliveryDate` (null never
+ *    matches); processingDate: pass-through `processedAt`; meta.<key>: equals `meta[key]`.
+ */
+export function orderMatches(o: SampleOrder, q: OrderQueryParams): boolean {
+  if (q.orderStatus && !q.orderStatus.includes(o.status)) return false;
+  if (q.productTypes && !q.productTypes.includes(String(o.product?.productType).toLowerCase())) return false;
+  if (q.sources && !q.sources.includes(String(o.source).toLowerCase())) return false;
+  if (q.paymentStatus && !q.paymentStatus.includes(String(o.paymentStatus).toLowerCase())) return false;
+  if (q.createdBy && !q.createdBy.includes(String(o.template?.creator?.id))) return false;
+  if (q.createdDate && !inRange(q.createdDate, o.createdAt)) return false;
+  if (q.scheduledDate && !inRange(q.scheduledDate, o.campaign?.deliveryDate)) return false;
+  if (q.processingDate && !inRange(q.processingDate, o.processedAt)) return false;
+  if (!metaMatches(o.meta, q.meta)) return false;
+  if (q.search) {
+    const needle = q.search.toLowerCase();
+    if (!o.id.includes(needle) && !String(o.campaign?.name).toLowerCase().includes(needle)) return false;
+  }
+  return true;
+}

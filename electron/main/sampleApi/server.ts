@@ -1,0 +1,387 @@
+/**
+ * The loopback sample API: `GET {base_url}/contacts` (§4.1) and `GET {base_url}/orders/` (§4.2) under
+ * `http://127.0.0.1:<port>/api/v1`, in the §2.1 envelope, over the deterministic dataset of
+ * `dataset.ts`, with the switchable faults of `faults.ts`.
+ *
+ * Behaviour where the spec is silent (documented in docs/service-api-notes.md):
+ *  - rows are served newest first; `/contacts/` and `/orders` (trailing slash or not) both work;
+ *  - errors are JSON `{ "message": <text>, "error": <CODE> }` (400 BAD_REQUEST with `parameter`,
+ *    401 UNAUTHORIZED, 404 NOT_FOUND, 405 METHOD_NOT_ALLOWED, 500/502/503 from faults, 429
+ *    RATE_LIMITED with `Retry-After`);
+ *  - `pageSize` above `maxPageSize` is served as `maxPageSize` rows (silently, like a capped server);
+ *  - a filtered query scans the dataset once and keeps the matching ids (4 bytes each) in a small
+ *    cache of the last 4 queries, so paging through a filtered result does not rescan.
+ *
+ * Run directly (Node 24, type stripping): `node electron/main/sampleApi/server.ts --contacts 100000
+ * --orders 20000 [--seed 1] [--port 0] [--max-page-size 1000] [--latency-ms 0]`.
+ */
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { LetterdeskError } from '../../../shared/errors.ts';
+import { SUCCESS_MESSAGE } from '../../../shared/serviceRecords.ts';
+import { createSampleDataset, type SampleContact, type SampleDataset, type SampleOrder } from './dataset.ts';
+import { corruptRow, FaultState, PROXY_ERROR_PAGE, type FaultOptions } from './faults.ts';
+import {
+  contactMatches,
+  filterKey,
+  hasContactFilter,
+  hasOrderFilter,
+  orderMatches,
+  parseContactQuery,
+  parseOrderQuery,
+  QueryError,
+} from './query.ts';
+import { hash32, Rng } from './random.ts';
+import { CITIES, STREET_NAMES, STREET_SUFFIXES } from './words.ts';
+
+export type { FaultOptions } from './faults.ts';
+export type { SampleDataset } from './dataset.ts';
+
+/** Bearer token the sample API accepts by default (JWT-shaped, not a secret: sample data only). */
+export const SAMPLE_ACCESS_TOKEN =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzYW1wbGUtdXNlciIsIm9yZ0lkIjoiNDIwNyIsInNhbXBsZSI6dHJ1ZX0.c2FtcGxlLWFwaS1zaWduYXR1cmUtbGV0dGVyZGVzaw';
+/** `refreshtoken` header value the sample API accepts by default on `/contacts`. */
+export const SAMPLE_REFRESH_TOKEN = 'sample-refresh-6b1f0c9e2d4a4e7f9a3c5d8b0e1f2a3b';
+
+/** The path every endpoint lives under (§9: the base address ends in `api/v1`). */
+export const SAMPLE_API_BASE_PATH = '/api/v1';
+
+/** Options of {@link startSampleApi}. */
+export interface SampleApiOptions {
+  /** Loopback address to listen on: 127.0.0.1, ::1 or localhost; anything else is refused. @default '127.0.0.1' */
+  host?: string;
+  /** TCP port; 0 picks a free one. @default 0 */
+  port?: number;
+  /** Number of contacts (0 … 10,000,000). */
+  contacts: number;
+  /** Number of orders (0 … 10,000,000). */
+  orders: number;
+  /** Dataset seed. @default 1 */
+  seed?: number;
+  /** Bearer token to accept. @default SAMPLE_ACCESS_TOKEN */
+  accessToken?: string;
+  /** `refreshtoken` header to accept on /contacts. @default SAMPLE_REFRESH_TOKEN */
+  refreshToken?: string;
+  /** Rows per page the server returns at most, whatever `pageSize` asks. @default 1000 */
+  maxPageSize?: number;
+  /** Initial faults (see faults.ts). @default none */
+  faults?: FaultOptions;
+}
+
+/** A running sample API. */
+export interface SampleApi {
+  /** `http://127.0.0.1:<port>/api/v1` (no trailing slash). */
+  baseUrl: string;
+  /** Replaces the fault switches (and restarts the fault generator). */
+  setFaults(faults: FaultOptions): void;
+  /** The data being served; edits show up in the next answers. */
+  dataset: SampleDataset;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+  /** Requests seen (every request, including faulted ones) and faults injected. */
+  stats(): { requests: number; faults: number; byEndpoint: { contacts: number; orders: number } };
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+type Endpoint = 'contacts' | 'orders';
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const buf = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(buf.length), ...headers });
+  res.end(buf);
+}
+
+function sendError(res: http.ServerResponse, status: number, error: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { message, error, ...extra }, headers);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function propertyAddressesOf(contactId: string): { address1: string; city: string; state: string; zip: string }[] {
+  const r = new Rng(hash32(0x7e57ab1e, Number(contactId)));
+  const n = r.chance(0.6) ? 0 : r.range(1, 2);
+  const out: { address1: string; city: string; state: string; zip: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const [city, state, zip3] = r.pick(CITIES);
+    out.push({ address1: `${r.range(1, 9899)} ${r.pick(STREET_NAMES)} ${r.pick(STREET_SUFFIXES)}`, city, state, zip: `${zip3}${r.digits(2)}` });
+  }
+  return out;
+}
+
+/**
+ * Starts the sample API on loopback. Starts in milliseconds at any scale (rows are generated per
+ * request).
+ * @throws LetterdeskError VALIDATION for a non-loopback host or bad counts; the listen error
+ *   (e.g. EADDRINUSE) otherwise
+ */
+export async function startSampleApi(options: SampleApiOptions): Promise<SampleApi> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host)) {
+    throw new LetterdeskError('VALIDATION', `The sample API only listens on loopback (127.0.0.1, ::1 or localhost), not "${host}". Leave the host out or use 127.0.0.1.`);
+  }
+  const maxPageSize = options.maxPageSize ?? 1000;
+  if (!Number.isInteger(maxPageSize) || maxPageSize < 1) throw new LetterdeskError('VALIDATION', `maxPageSize must be a whole number ≥ 1 (got ${maxPageSize}).`);
+  let dataset: SampleDataset;
+  try {
+    dataset = createSampleDataset({ contacts: options.contacts, orders: options.orders, seed: options.seed ?? 1 });
+  } catch (error) {
+    throw new LetterdeskError('VALIDATION', `${(error as Error).message}.`);
+  }
+  const accessToken = options.accessToken ?? SAMPLE_ACCESS_TOKEN;
+  const refreshToken = options.refreshToken ?? SAMPLE_REFRESH_TOKEN;
+  const faults = new FaultState(options.faults);
+  let requests = 0;
+  let faultCount = 0;
+  const byEndpoint = { contacts: 0, orders: 0 };
+  const matchCache = new Map<string, Int32Array>();
+
+  /**
+   * Ids (as numbers) of the rows matching a filter, in served order; cached for the last 4 queries.
+   * `accountId` (from `meta.account_id`) is checked first without generating rows; `test` (when
+   * other filters exist) runs on the generated row.
+   */
+  const matchingIds = (endpoint: Endpoint, key: string, accountId: string | null, test: ((row: SampleContact | SampleOrder) => boolean) | null): Int32Array => {
+    const cacheKey = `${endpoint}|${dataset.version}|${key}`;
+    const hit = matchCache.get(cacheKey);
+    if (hit) {
+      matchCache.delete(cacheKey);
+      matchCache.set(cacheKey, hit);
+      return hit;
+    }
+    let ids = new Int32Array(1024);
+    let n = 0;
+    const idList = endpoint === 'contacts' ? dataset.contactIds() : dataset.orderIds();
+    for (const id of idList) {
+      if (accountId !== null && dataset.accountIdOf(endpoint, id) !== accountId) continue;
+      if (test) {
+        const row = endpoint === 'contacts' ? dataset.contactById(id) : dataset.orderById(id);
+        if (!row || !test(row)) continue;
+      }
+      if (n === ids.length) {
+        const grown = new Int32Array(ids.length * 2);
+        grown.set(ids);
+        ids = grown;
+      }
+      ids[n++] = Number(id);
+    }
+    const result = ids.slice(0, n);
+    matchCache.set(cacheKey, result);
+    while (matchCache.size > 4) matchCache.delete(matchCache.keys().next().value as string);
+    return result;
+  };
+
+  /** Splits `meta.account_id` off the other filters; `rest` is null when no other filter is left. */
+  const splitAccount = <Q extends { meta: [string, string][] }>(q: Q, hasFilter: (q: Q) => boolean): { accountId: string | null; rest: Q | null } => {
+    const account = q.meta.filter(([k]) => k === 'account_id');
+    const accountId = account.length === 1 ? (account[0] as [string, string])[1] : null;
+    const rest = accountId === null ? q : { ...q, meta: q.meta.filter(([k]) => k !== 'account_id') };
+    return { accountId, rest: hasFilter(rest) ? rest : null };
+  };
+
+  const pageOf = (endpoint: Endpoint, sp: URLSearchParams): { count: number; rows: Record<string, unknown>[] } => {
+    if (endpoint === 'contacts') {
+      const q = parseContactQuery(sp, maxPageSize);
+      const offset = q.page * q.pageSize;
+      let count: number;
+      let rows: SampleContact[];
+      if (!hasContactFilter(q)) {
+        count = dataset.contactCount;
+        rows = offset < count ? dataset.contactsFrom(offset, q.pageSize) : [];
+      } else {
+        const { accountId, rest } = splitAccount(q, hasContactFilter);
+        const ids = matchingIds('contacts', filterKey(q), accountId, rest && ((row) => contactMatches(row as SampleContact, rest)));
+        count = ids.length;
+        rows = [];
+        for (const id of ids.subarray(Math.min(offset, ids.length), Math.min(offset + q.pageSize, ids.length))) {
+          const row = dataset.contactById(String(id));
+          if (row) rows.push(row);
+        }
+      }
+      if (q.withPropertyAddresses) for (const row of rows) (row as Record<string, unknown>).propertyAddresses = propertyAddressesOf(row.id);
+      return { count, rows };
+    }
+    const q = parseOrderQuery(sp, maxPageSize);
+    const offset = q.page * q.pageSize;
+    if (!hasOrderFilter(q)) {
+      const count = dataset.orderCount;
+      return { count, rows: offset < count ? dataset.ordersFrom(offset, q.pageSize) : [] };
+    }
+    const { accountId, rest } = splitAccount(q, hasOrderFilter);
+    const ids = matchingIds('orders', filterKey(q), accountId, rest && ((row) => orderMatches(row as SampleOrder, rest)));
+    const rows: SampleOrder[] = [];
+    for (const id of ids.subarray(Math.min(offset, ids.length), Math.min(offset + q.pageSize, ids.length))) {
+      const row = dataset.orderById(String(id));
+      if (row) rows.push(row);
+    }
+    return { count: ids.length, rows };
+  };
+
+  const drift = (endpoint: Endpoint): void => {
+    const d = faults.options.drift;
+    if (!d || !faults.applies(endpoint)) return;
+    for (let i = 0; i < (d.deletes ?? 0); i++) {
+      const count = endpoint === 'contacts' ? dataset.contactCount : dataset.orderCount;
+      if (count === 0) break;
+      const position = faults.int(count);
+      if (endpoint === 'contacts') dataset.deleteContact(dataset.contactAt(position).id);
+      else dataset.deleteOrder(dataset.orderAt(position).id);
+    }
+    if (d.inserts) {
+      if (endpoint === 'contacts') dataset.addContacts(d.inserts);
+      else dataset.addOrders(d.inserts);
+    }
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    requests++;
+    req.resume(); // §4: an empty body may be sent and is ignored.
+    const url = new URL(req.url ?? '/', 'http://sample.invalid');
+    const path = url.pathname;
+    let endpoint: Endpoint | null = null;
+    if (path === `${SAMPLE_API_BASE_PATH}/contacts` || path === `${SAMPLE_API_BASE_PATH}/contacts/`) endpoint = 'contacts';
+    else if (path === `${SAMPLE_API_BASE_PATH}/orders` || path === `${SAMPLE_API_BASE_PATH}/orders/`) endpoint = 'orders';
+    if (endpoint === null) return sendError(res, 404, 'NOT_FOUND', `No endpoint at ${path}. The sample API serves ${SAMPLE_API_BASE_PATH}/contacts and ${SAMPLE_API_BASE_PATH}/orders/.`);
+    if (req.method !== 'GET') return sendError(res, 405, 'METHOD_NOT_ALLOWED', `Use GET for ${path}.`, {}, { allow: 'GET' });
+    byEndpoint[endpoint]++;
+
+    if (faults.options.latencyMs) await sleep(faults.options.latencyMs);
+    const decision = faults.decide(endpoint);
+    if (decision !== 'none') faultCount++;
+    switch (decision) {
+      case 'drop':
+        req.socket.destroy();
+        return;
+      case 'serverError': {
+        const status = [500, 502, 503][faults.int(3)] as number;
+        return sendError(res, status, 'SERVER_ERROR', 'The sample API simulated an internal error.');
+      }
+      case 'rateLimit':
+        return sendError(res, 429, 'RATE_LIMITED', 'Too many requests; retry later.', {}, { 'retry-after': String(faults.options.retryAfterSeconds ?? 1) });
+      case 'html': {
+        const buf = Buffer.from(PROXY_ERROR_PAGE);
+        res.writeHead(502, { 'content-type': 'text/html', 'content-length': String(buf.length) });
+        res.end(buf);
+        return;
+      }
+      default:
+        break;
+    }
+
+    const auth = req.headers.authorization;
+    const bearer = typeof auth === 'string' && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() : null;
+    if (bearer !== accessToken) {
+      return sendError(res, 401, 'UNAUTHORIZED', bearer === null ? 'Missing bearer token in the Authorization header.' : 'The bearer token is not valid.');
+    }
+    if (endpoint === 'contacts' && req.headers.refreshtoken !== refreshToken) {
+      return sendError(res, 401, 'UNAUTHORIZED', req.headers.refreshtoken === undefined ? 'Missing refreshtoken header.' : 'The refresh token is not valid.');
+    }
+
+    let page: { count: number; rows: Record<string, unknown>[] };
+    try {
+      page = pageOf(endpoint, url.searchParams);
+    } catch (error) {
+      if (error instanceof QueryError) return sendError(res, 400, 'BAD_REQUEST', error.message, { parameter: error.parameter });
+      throw error;
+    }
+    const rate = faults.applies(endpoint) ? (faults.options.invalidRecordRate ?? 0) : 0;
+    if (rate > 0) {
+      for (const row of page.rows) if (faults.random() < rate) corruptRow(endpoint, row, faults.int(1000));
+    }
+    const body = Buffer.from(JSON.stringify({ message: SUCCESS_MESSAGE, data: { count: page.count, rows: page.rows } }));
+    if (decision === 'truncate') {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) });
+      res.write(body.subarray(0, Math.max(1, body.length >> 1)), () => res.destroy());
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) });
+    res.end(body);
+    drift(endpoint);
+  };
+
+  const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL', `The sample API failed: ${(error as Error).message}`);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const hostInUrl = host === '::1' ? '[::1]' : host;
+
+  return {
+    baseUrl: `http://${hostInUrl}:${port}${SAMPLE_API_BASE_PATH}`,
+    dataset,
+    setFaults: (f) => faults.set(f),
+    stats: () => ({ requests, faults: faultCount, byEndpoint: { ...byEndpoint } }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Direct run: node electron/main/sampleApi/server.ts --contacts N --orders M
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Parses the direct-run flags (`--contacts`, `--orders`, `--seed`, `--port`, `--host`,
+ * `--max-page-size`, `--latency-ms`).
+ * @throws LetterdeskError VALIDATION on an unknown flag or a non-numeric value
+ */
+export function parseSampleApiArgs(argv: readonly string[]): SampleApiOptions {
+  const numbers: Record<string, number> = {};
+  let host: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = inline ?? argv[++i];
+    if (flag === '--host') {
+      host = value;
+      continue;
+    }
+    if (!['--contacts', '--orders', '--seed', '--port', '--max-page-size', '--latency-ms'].includes(flag)) {
+      throw new LetterdeskError('VALIDATION', `Unknown option ${flag}. Use --contacts, --orders, --seed, --port, --host, --max-page-size, --latency-ms.`);
+    }
+    const n = Number(value);
+    if (value === undefined || !Number.isFinite(n)) throw new LetterdeskError('VALIDATION', `${flag} needs a number.`);
+    numbers[flag] = n;
+  }
+  return {
+    host,
+    port: numbers['--port'] ?? 0,
+    contacts: numbers['--contacts'] ?? 1000,
+    orders: numbers['--orders'] ?? 300,
+    seed: numbers['--seed'] ?? 1,
+    maxPageSize: numbers['--max-page-size'] ?? 1000,
+    faults: numbers['--latency-ms'] ? { latencyMs: numbers['--latency-ms'] } : undefined,
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const started = performance.now();
+  startSampleApi(parseSampleApiArgs(process.argv.slice(2))).then(
+    (api) => {
+      console.log(`Sample API listening at ${api.baseUrl} (${api.dataset.contactCount} contacts, ${api.dataset.orderCount} orders) in ${Math.round(performance.now() - started)} ms`);
+      console.log(`Sample access token:  ${SAMPLE_ACCESS_TOKEN}`);
+      console.log(`Sample refresh token: ${SAMPLE_REFRESH_TOKEN}`);
+      console.log('Press Ctrl+C to stop.');
+      const stop = () => void api.close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+    (error: unknown) => {
+      console.error((error as Error).message);
+      process.exit(1);
+    },
+  );
+}
