@@ -92,7 +92,7 @@ export function hardenWebContents(contents: WebContents, options: GuardOptions):
   });
   contents.on('will-attach-webview', (event, _prefs, params) => {
     event.preventDefault();
-    blocked('webview', params.src);
+    blocked('webview', params.src ?? '');
   });
 }
 
