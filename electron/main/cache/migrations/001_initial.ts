@@ -95,9 +95,9 @@ CREATE TABLE stage_orders (${ORDER_COLUMNS}, pass INTEGER NOT NULL);
 CREATE TABLE stage_order_recipients (${RECIPIENT_COLUMNS}, PRIMARY KEY (order_id, id)) WITHOUT ROWID;
 
 CREATE TABLE sync_runs (
-  run_id TEXT NOT NULL PRIMARY KEY, resource TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT,
+  run_id TEXT NOT NULL, resource TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT,
   outcome TEXT NOT NULL, rows INTEGER NOT NULL DEFAULT 0, invalid_records INTEGER NOT NULL DEFAULT 0,
-  error_code TEXT, error_message TEXT);
+  error_code TEXT, error_message TEXT, PRIMARY KEY (run_id, resource));
 CREATE INDEX sync_runs_started ON sync_runs(started_at);
 
 CREATE TABLE sync_state (

@@ -1,0 +1,255 @@
+/**
+ * The sync engine (issue 4 "Sync", DESIGN.md "Sync"): a full, paged mirror of each resource into
+ * staging, verified, then published in one transaction. Plain async code over one better-sqlite3
+ * connection and a {@link PageSource}; the sync worker (worker.ts) is a thin shell around
+ * {@link runSync}, and tests, the CLI and the benchmark can call it directly.
+ *
+ * Per resource:
+ *  1. page 0 gives `count` (and the page size the server really uses, if it caps ours);
+ *  2. the other pages are fetched with bounded concurrency; each page is written into staging in its
+ *     own transaction and recorded in `sync_pages` (a restarted sync skips pages already written);
+ *  3. verify: every page reported the same `count` and the distinct ids seen in this pass equal it;
+ *     otherwise (drift: rows shifted or changed while paging) read every page again (a new pass)
+ *     and keep only the rows seen in the last, consistent pass;
+ *  4. build the `_next` tables and the search index in bulk, then publish them in one transaction.
+ */
+import type Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import type { SyncPhase, SyncProgress, SyncRun } from '../../../shared/contract.ts';
+import { LetterdeskError, isLetterdeskError, toErrorPayload } from '../../../shared/errors.ts';
+import type { Resource } from '../../../shared/serviceRecords.ts';
+import { logger } from '../log.ts';
+import { StageWriter, type StagedRecord } from '../cache/ingest.ts';
+import { buildNext, clearStage, dropLeftovers, publishNext } from '../cache/publish.ts';
+import { toSyncRun } from '../cache/queries.ts';
+
+/** One page as the engine needs it. */
+export interface FetchedPage {
+  count: number;
+  records: StagedRecord[];
+}
+
+/** Where pages come from (the API client in the app; anything in tests). */
+export interface PageSource {
+  /**
+   * Fetches one page. Must reject with a LetterdeskError (AUTH_REJECTED on 401/403, other codes
+   * after its own retries) and honour `signal` promptly (CANCELLED).
+   */
+  fetchPage(resource: Resource, page: number, pageSize: number, signal: AbortSignal): Promise<FetchedPage>;
+}
+
+/** Options of {@link runSync}. */
+export interface RunSyncOptions {
+  resources: readonly Resource[];
+  /** Rows per request, 1–1000. */
+  pageSize: number;
+  /** Requests in flight at once. @default 4 */
+  concurrency?: number;
+  /** Run id shared by the resources of this sync; generated when absent. */
+  runId?: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: Omit<SyncProgress, 'profileId'> & { profileId: string }) => void;
+  /** Passed through into progress events. @default '' */
+  profileId?: string;
+  /** Scope (`meta.account_id`); a resume only continues a staging of the same scope. */
+  accountId?: string | null;
+  /** Full re-reads allowed to repair drift before giving up. @default 5 */
+  maxPasses?: number;
+  /** Smallest interval between two progress events, in ms. @default 100 */
+  progressIntervalMs?: number;
+}
+
+function cancelled(): LetterdeskError {
+  return new LetterdeskError('CANCELLED', 'The sync was cancelled. The previous data is still shown; start the sync again to continue where it stopped.');
+}
+
+interface SyncStateRow {
+  run_id: string;
+  page_size: number;
+  server_count: number;
+  pass: number;
+  account_id: string | null;
+}
+
+/**
+ * Syncs each resource in turn and records every run in `sync_runs`.
+ * @param db a writable connection (WAL) to the cache; readers may use other connections meanwhile
+ * @param source the pages
+ * @returns one {@link SyncRun} per resource attempted (`succeeded` / `failed` / `cancelled`); stops
+ *   after an AUTH_REJECTED or a cancel (the remaining resources are not attempted)
+ */
+export async function runSync(db: Database.Database, source: PageSource, options: RunSyncOptions): Promise<SyncRun[]> {
+  const runs: SyncRun[] = [];
+  const runId = options.runId ?? randomUUID();
+  for (const resource of options.resources) {
+    const run = await runResource(db, source, resource, runId, options);
+    runs.push(run);
+    if (run.outcome === 'cancelled' || run.error?.code === 'AUTH_REJECTED') break;
+  }
+  return runs;
+}
+
+async function runResource(db: Database.Database, source: PageSource, resource: Resource, runId: string, options: RunSyncOptions): Promise<SyncRun> {
+  const signal = options.signal ?? new AbortController().signal;
+  const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, 16));
+  const maxPasses = options.maxPasses ?? 5;
+  const interval = options.progressIntervalMs ?? 100;
+    const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  db.prepare("INSERT OR REPLACE INTO sync_runs (run_id, resource, started_at, outcome) VALUES (?, ?, ?, 'running')").run(runId, resource, startedAt);
+
+  let phase: SyncPhase = 'starting';
+  let pagesDone = 0;
+  let pagesTotal: number | null = null;
+  let rowsDone = 0;
+  let rowsTotal: number | null = null;
+  let invalid = 0;
+  let lastEmit = 0;
+  const emit = (force: boolean) => {
+    const now = performance.now();
+    if (!force && now - lastEmit < interval) return;
+    lastEmit = now;
+    const seconds = (now - t0) / 1000;
+    const rate = seconds > 0 ? rowsDone / seconds : 0;
+    options.onProgress?.({
+      profileId: options.profileId ?? '', runId, resource, phase, pagesDone, pagesTotal, rowsDone, rowsTotal,
+      rowsPerSecond: Math.round(rate),
+      etaSeconds: rowsTotal !== null && rate > 0 ? Math.max(0, Math.round((rowsTotal - rowsDone) / rate)) : null,
+    });
+  };
+  const setPhase = (p: SyncPhase) => {
+    phase = p;
+    emit(true);
+  };
+
+  try {
+    emit(true);
+    dropLeftovers(db, resource);
+    const writer = new StageWriter(db);
+    const state = db.prepare('SELECT * FROM sync_state WHERE resource = ?').get(resource) as SyncStateRow | undefined;
+    let pass = 1;
+    let resumable = state !== undefined && (state.account_id ?? null) === (options.accountId ?? null);
+    if (resumable && state) pass = state.pass;
+    else clearStage(db, resource);
+
+    setPhase('fetching');
+    for (;;) {
+      if (signal.aborted) throw cancelled();
+      let pageSize = resumable && state ? state.page_size : options.pageSize;
+      let first = await source.fetchPage(resource, 0, pageSize, signal);
+      if (!resumable && first.records.length < pageSize && first.records.length < first.count && first.records.length > 0) {
+        // The server caps the page size below ours: page with what it really returns.
+        logger.info(`sync ${resource}: server caps pageSize at ${first.records.length} (asked ${pageSize})`);
+        pageSize = first.records.length;
+        first = await source.fetchPage(resource, 0, pageSize, signal);
+      }
+      const count = first.count;
+      if (resumable && state && state.server_count !== count) {
+        logger.info(`sync ${resource}: count changed since the interrupted sync (${state.server_count} → ${count}); starting over`);
+        clearStage(db, resource);
+        resumable = false;
+        pass = 1;
+        continue;
+      }
+      db.prepare('INSERT OR REPLACE INTO sync_state (resource, run_id, page_size, server_count, pass, account_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        resource, runId, pageSize, count, pass, options.accountId ?? null, new Date().toISOString(),
+      );
+      resumable = true;
+      pagesTotal = Math.max(1, Math.ceil(count / pageSize));
+      rowsTotal = count;
+      const done = new Set((db.prepare('SELECT page FROM sync_pages WHERE resource = ? AND pass = ?').all(resource, pass) as { page: number }[]).map((r) => r.page));
+      rowsDone = (db.prepare('SELECT coalesce(sum(rows), 0) AS n FROM sync_pages WHERE resource = ? AND pass = ? AND page > 0').get(resource, pass) as { n: number }).n;
+      pagesDone = [...done].filter((p) => p > 0).length;
+      let drift = false;
+      const w0 = writer.writePage(resource, pass, 0, count, first.records);
+      invalid += w0.invalid;
+      rowsDone += w0.rows;
+      pagesDone += 1;
+      emit(false);
+
+      const todo: number[] = [];
+      for (let p = 1; p < pagesTotal; p++) if (!done.has(p)) todo.push(p);
+      let next = 0;
+      const local = new AbortController();
+      const onAbort = () => local.abort();
+      signal.addEventListener('abort', onAbort);
+      const lane = async () => {
+        while (next < todo.length) {
+          if (local.signal.aborted) return;
+          const page = todo[next++] as number;
+          const res = await source.fetchPage(resource, page, pageSize, local.signal);
+          if (signal.aborted) throw cancelled();
+          const w = writer.writePage(resource, pass, page, res.count, res.records);
+          invalid += w.invalid;
+          if (res.count !== count) drift = true;
+          if (page < (pagesTotal ?? 0) - 1 && res.records.length < pageSize) drift = true;
+          rowsDone += w.rows;
+          pagesDone += 1;
+          emit(false);
+        }
+      };
+      try {
+        await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, todo.length)) }, async () => {
+          try {
+            await lane();
+          } catch (error) {
+            local.abort(); // stop the other lanes promptly
+            throw error;
+          }
+        }));
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+      if (signal.aborted) throw cancelled();
+
+      setPhase('verifying');
+      const seen = (db.prepare(`SELECT count(*) AS n FROM ${resource === 'contacts' ? 'stage_contacts' : 'stage_orders'} WHERE pass = ?`).get(pass) as { n: number }).n;
+      if (!drift && seen === count) break;
+      logger.warn(`sync ${resource}: drift in pass ${pass} (server count ${count}, ids seen ${seen}, count changed: ${drift}); reading again`);
+      if (pass >= maxPasses) {
+        throw new LetterdeskError(
+          'BAD_RESPONSE',
+          `The service's ${resource} kept changing while they were read (${maxPasses} full reads did not agree). The previous data is kept; try the sync again later.`,
+        );
+      }
+      pass += 1;
+      setPhase('fetching');
+    }
+
+    // Keep only the rows seen in the last (consistent) pass: the others were deleted or moved away.
+    const stage = resource === 'contacts' ? 'stage_contacts' : 'stage_orders';
+    db.prepare(`DELETE FROM ${stage} WHERE pass < ?`).run(pass);
+    if (signal.aborted) throw cancelled();
+    setPhase('indexing');
+    const gen = Date.now().toString(36);
+    const rows = buildNext(db, resource, gen);
+    if (signal.aborted) {
+      dropLeftovers(db, resource);
+      throw cancelled();
+    }
+    setPhase('publishing');
+    const endedAt = new Date().toISOString();
+    publishNext(db, resource, () => {
+      db.prepare("UPDATE sync_runs SET ended_at = ?, outcome = 'succeeded', rows = ?, invalid_records = ? WHERE run_id = ? AND resource = ?").run(endedAt, rows, invalid, runId, resource);
+      db.prepare('UPDATE resource_state SET rows = ?, last_synced_at = ?, last_error_code = NULL, last_error_message = NULL WHERE resource = ?').run(rows, endedAt, resource);
+      db.prepare('DELETE FROM sync_state WHERE resource = ?').run(resource);
+      db.prepare('DELETE FROM sync_pages WHERE resource = ?').run(resource);
+    });
+    rowsDone = rows;
+    setPhase('done');
+    logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - t0)} ms (${invalid} invalid kept)`);
+  } catch (error) {
+    const payload = signal.aborted && !(isLetterdeskError(error) && error.code !== 'CANCELLED') ? cancelled().toPayload() : toErrorPayload(error);
+    if (!isLetterdeskError(error)) logger.error(`sync ${resource} failed`, error);
+    const outcome = payload.code === 'CANCELLED' ? 'cancelled' : 'failed';
+    try {
+      db.prepare('UPDATE sync_runs SET ended_at = ?, outcome = ?, rows = ?, invalid_records = ?, error_code = ?, error_message = ? WHERE run_id = ? AND resource = ?').run(
+        new Date().toISOString(), outcome, rowsDone, invalid, payload.code, payload.message, runId, resource,
+      );
+      if (outcome === 'failed') db.prepare('UPDATE resource_state SET last_error_code = ?, last_error_message = ? WHERE resource = ?').run(payload.code, payload.message, resource);
+    } catch (bookkeeping) {
+      logger.error('sync: could not record the failed run', bookkeeping);
+    }
+  }
+  return toSyncRun(db.prepare('SELECT * FROM sync_runs WHERE run_id = ? AND resource = ?').get(runId, resource) as Record<string, unknown>);
+}
