@@ -55,7 +55,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['*', '!electron', '!../../shared/*'], message: 'The preload may import only electron and shared/.' }] },
+        { patterns: [{ regex: '^(?!electron$|(\\.\\./)+shared/)', message: 'The preload may import only electron and shared/.' }] },
       ],
     },
   },

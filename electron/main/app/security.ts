@@ -29,6 +29,7 @@ export const CONTENT_SECURITY_POLICY = [
 export function isSafeExternalUrl(url: unknown): url is string {
   if (typeof url !== 'string' || url.length === 0 || url.length > 4096) return false;
   // Control characters and whitespace never belong in a link we open for someone.
+  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0020\u007f]/.test(url)) return false;
   let parsed: URL;
   try {
