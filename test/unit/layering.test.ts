@@ -1,0 +1,36 @@
+/**
+ * The folder = runtime rules (STYLE.md): the lint configuration refuses imports that cross a
+ * runtime boundary. Checked by linting small probes as if they lived in each folder.
+ */
+import { ESLint } from 'eslint';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: root, overrideConfigFile: resolve(root, 'test/eslint.config.js') });
+
+async function restricted(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals').map((m) => m.message);
+}
+
+describe('import rules per folder', () => {
+  it('shared/ imports no electron, no node:* and uses no DOM', async () => {
+    expect(await restricted('shared/probe.ts', "import { app } from 'electron';\nexport const a = app;")).toHaveLength(1);
+    expect(await restricted('shared/probe.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toHaveLength(1);
+    expect(await restricted('shared/probe.ts', "import { join } from 'path';\nexport const a = join;")).toHaveLength(1);
+    expect(await restricted('shared/probe.ts', 'export const a = document.title;')).toHaveLength(1);
+    expect(await restricted('shared/probe.ts', "import { z } from 'zod';\nimport { calls } from './contract.ts';\nexport const a = [z, calls];")).toEqual([]);
+  });
+  it('renderer/ imports no electron and no node:*', async () => {
+    expect(await restricted('renderer/src/probe.ts', "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;")).toHaveLength(1);
+    expect(await restricted('renderer/src/probe.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toHaveLength(1);
+    expect(await restricted('renderer/src/probe.ts', "import { calls } from '../../shared/contract.ts';\nexport const a = [calls, document.title];")).toEqual([]);
+  });
+  it('the preload imports only electron and shared/', async () => {
+    expect(await restricted('electron/preload/probe.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toHaveLength(1);
+    expect(await restricted('electron/preload/probe.ts', "import { logger } from '../main/log.ts';\nexport const a = logger;")).toHaveLength(1);
+    expect(await restricted('electron/preload/probe.ts', "import { z } from 'zod';\nexport const a = z;")).toHaveLength(1);
+    expect(await restricted('electron/preload/probe.ts', "import { contextBridge } from 'electron';\nimport { calls } from '../../shared/contract.ts';\nexport const a = [contextBridge, calls];")).toEqual([]);
+  });
+});
