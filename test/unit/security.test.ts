@@ -129,3 +129,47 @@ describe('application menu', () => {
     expect(buildMenuTemplate('darwin', () => {}, () => {})[0]?.label).toBe('Letterdesk');
   });
 });
+
+describe('guards installed on web contents', () => {
+  // A stand-in for Electron's WebContents (the binary cannot run here): an EventEmitter that
+  // records the window-open handler, driven with the events Electron would emit.
+  async function guarded() {
+    const { EventEmitter } = await import('node:events');
+    const { hardenWebContents } = await import('../../electron/main/app/security.ts');
+    const contents = new EventEmitter() as EventEmitter & { openHandler?: (d: { url: string }) => { action: string } };
+    (contents as unknown as { setWindowOpenHandler: (h: (d: { url: string }) => { action: string }) => void }).setWindowOpenHandler = (h) => (contents.openHandler = h);
+    const opened: string[] = [];
+    const blocked: string[] = [];
+    const appUrl = 'file:///opt/app/out/renderer/index.html';
+    hardenWebContents(contents as unknown as Parameters<typeof hardenWebContents>[0], { appUrl, openExternal: (u) => opened.push(u), onBlocked: (k, u) => blocked.push(`${k} ${u}`) });
+    const navigate = (url: string) => {
+      let prevented = false;
+      contents.emit('will-navigate', { preventDefault: () => (prevented = true) }, url);
+      return prevented;
+    };
+    return { contents, opened, blocked, navigate, appUrl };
+  }
+
+  it('keeps navigation on the app page and sends http(s) links to the browser', async () => {
+    const g = await guarded();
+    expect(g.navigate(`${g.appUrl}#orders`)).toBe(false);
+    expect(g.navigate('https://example.com/page')).toBe(true);
+    expect(g.navigate('javascript:alert(1)')).toBe(true);
+    expect(g.navigate('file:///etc/passwd')).toBe(true);
+    expect(g.opened).toEqual(['https://example.com/page']);
+    expect(g.blocked).toHaveLength(3);
+  });
+  it('denies every window.open, opening only safe links externally', async () => {
+    const g = await guarded();
+    for (const url of ['https://example.com/', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
+      expect(g.contents.openHandler?.({ url })).toEqual({ action: 'deny' });
+    }
+    expect(g.opened).toEqual(['https://example.com/']);
+  });
+  it('refuses to attach webviews', async () => {
+    const g = await guarded();
+    let prevented = false;
+    g.contents.emit('will-attach-webview', { preventDefault: () => (prevented = true) }, {}, { src: 'https://evil.example/' });
+    expect(prevented).toBe(true);
+  });
+});
