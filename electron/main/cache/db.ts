@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { existsSync, renameSync } from 'node:fs';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
-import { migrate } from './migrations/index.ts';
+import { assertNotTooNew, migrate } from './migrations/index.ts';
 
 /** Options of {@link openCache}. */
 export interface OpenCacheOptions {
@@ -39,13 +39,17 @@ export function openCache(file: string, options: OpenCacheOptions = {}): Databas
   let db: Database.Database | null = null;
   try {
     db = new Database(file, { readonly: options.readonly === true });
-    if (!options.readonly) applyPragmas(db);
-    else db.pragma('busy_timeout = 5000');
+    db.pragma('busy_timeout = 5000');
     if (!options.skipCheck) {
       const check = db.pragma('quick_check(1)', { simple: true });
       if (check !== 'ok') throw Object.assign(new Error(`quick_check: ${String(check)}`), { code: 'SQLITE_CORRUPT' });
     }
-    if (!options.readonly) migrate(db);
+    // Refuse a newer file before anything (even journal_mode) writes to it.
+    assertNotTooNew(db);
+    if (!options.readonly) {
+      applyPragmas(db);
+      migrate(db);
+    }
     return db;
   } catch (error) {
     db?.close();

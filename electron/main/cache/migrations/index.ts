@@ -27,6 +27,21 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * @throws LetterdeskError CACHE_TOO_NEW when the file's user_version exceeds what this app knows
  */
 export function migrate(db: Database.Database, target: number = SCHEMA_VERSION): { from: number; to: number } {
+  const from = assertNotTooNew(db);
+  if (from >= target) return { from, to: from };
+  db.transaction(() => {
+    for (const m of MIGRATIONS.slice(from, target)) db.exec(m.sql);
+    db.pragma(`user_version = ${target}`);
+  }).immediate();
+  return { from, to: target };
+}
+
+/**
+ * Reads `user_version` and refuses a file newer than this app (nothing is written).
+ * @returns the file's schema version
+ * @throws LetterdeskError CACHE_TOO_NEW
+ */
+export function assertNotTooNew(db: Database.Database): number {
   const from = db.pragma('user_version', { simple: true }) as number;
   if (from > SCHEMA_VERSION) {
     throw new LetterdeskError(
@@ -35,10 +50,5 @@ export function migrate(db: Database.Database, target: number = SCHEMA_VERSION):
         'It was left untouched: update Letterdesk, or clear the cache to sync again with this version.',
     );
   }
-  if (from >= target) return { from, to: from };
-  db.transaction(() => {
-    for (const m of MIGRATIONS.slice(from, target)) db.exec(m.sql);
-    db.pragma(`user_version = ${target}`);
-  }).immediate();
-  return { from, to: target };
+  return from;
 }

@@ -1,0 +1,62 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openCache } from '../../electron/main/cache/db.ts';
+import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../electron/main/cache/migrations/index.ts';
+import { CacheClient } from '../../electron/main/cache/client.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'ld-mig-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('cache migrations', () => {
+  it('numbers migrations 1..N without gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it('001_initial creates the snapshot, staging and bookkeeping tables and records user_version 1', () => {
+    const db = new Database(join(dir, 'm1.sqlite'));
+    expect(migrate(db, 1)).toEqual({ from: 0, to: 1 });
+    const names = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table') ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    for (const t of ['contacts', 'labels', 'contact_labels', 'contacts_fts', 'orders', 'order_recipients', 'orders_fts', 'stage_contacts', 'stage_orders', 'sync_runs', 'sync_state', 'sync_pages', 'resource_state']) {
+      expect(names).toContain(t);
+    }
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    // Re-running is a no-op.
+    expect(migrate(db, 1)).toEqual({ from: 1, to: 1 });
+    db.close();
+  });
+
+  it('sets WAL and synchronous=NORMAL on open', () => {
+    const db = openCache(join(dir, 'pragmas.sqlite'));
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('refuses a cache written by a newer app and leaves the file untouched', async () => {
+    const file = join(dir, 'newer.sqlite');
+    const db = new Database(file);
+    db.exec('CREATE TABLE future (x)');
+    db.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+    db.close();
+    const before = readFileSync(file);
+    expect(() => openCache(file)).toThrow(expect.objectContaining({ code: 'CACHE_TOO_NEW' }));
+    await expect(CacheClient.open(file)).rejects.toMatchObject({ code: 'CACHE_TOO_NEW' });
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('moves a damaged file aside (never deletes it) and says so', () => {
+    const sub = mkdtempSync(join(dir, 'dmg-'));
+    const file = join(sub, 'cache.sqlite');
+    writeFileSync(file, Buffer.alloc(8192, 0x5a));
+    expect(() => openCache(file)).toThrow(expect.objectContaining({ code: 'CACHE_DAMAGED' }));
+    const files = readdirSync(sub);
+    expect(files).not.toContain('cache.sqlite');
+    const aside = files.find((f) => f.startsWith('cache.sqlite.damaged-'));
+    expect(aside).toBeDefined();
+    expect(readFileSync(join(sub, aside as string)).length).toBe(8192);
+  });
+});
