@@ -75,6 +75,13 @@ export function describeKeychainFailure(error: unknown, platform: NodeJS.Platfor
   if (/org\.freedesktop\.secrets|not provided by any|ServiceUnknown|secret service/i.test(raw)) {
     return `No Secret Service is running (${raw}). Install and unlock gnome-keyring (or KeePassXC with Secret Service enabled), then try again. ${SESSION_HINT}`;
   }
+  if (/does not exist at path|no such object|collection\/login|default collection/i.test(raw)) {
+    return (
+      `The Secret Service has no login keyring, and the prompt to create one could not be shown (${raw}). ` +
+      'Create it in "Passwords and Keys" (Seahorse): new Password Keyring named Login, set as default; on a machine without a desktop, ' +
+      `start the daemon with a password on standard input: echo -n PASSWORD | gnome-keyring-daemon --unlock --components=secrets (see docs/credentials.md). ${SESSION_HINT}`
+    );
+  }
   if (/locked|prompt|dismissed|cancel/i.test(raw)) {
     return (
       `The keyring is locked (${raw}). Unlock it — log in to the desktop, or open "Passwords and Keys" (Seahorse) and unlock the Login keyring — ` +

@@ -5,13 +5,14 @@
  *   secret `{ v, accessToken, refreshToken, savedAt, rejected }` so both tokens change together.
  * - Or kept in memory for this session only (by choice, or when the keychain cannot be used).
  *   There is no other fallback: tokens are never written to a file.
- * - Every token read or set is registered with the logger's redaction ({@link registerSecret}).
+ * - Every token read or set is registered with the logger's redaction ({@link registerSecret}) for the
+ *   life of the process (never forgotten: an old value may still be in flight).
  * - Main side only: {@link CredentialStore.get} returns tokens; everything the renderer may see goes
  *   through {@link CredentialStore.status}, which never carries them.
  */
 import type { CredentialStatus } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
-import { forgetSecret, logger, registerSecret } from '../log.ts';
+import { logger, registerSecret } from '../log.ts';
 import { Keychain } from './keychain.ts';
 
 /** The keychain service name (DESIGN.md). */
@@ -187,7 +188,6 @@ export class CredentialStore {
     const clean = normalizeTokens(tokens);
     registerTokens(clean);
     const entry: Entry = { tokens: clean, savedAt: new Date().toISOString(), rejected: false };
-    const previous = this.#session.get(profileId);
     this.#rejected.delete(profileId);
 
     if (options.sessionOnly || !this.keychainEnabled) {
@@ -210,7 +210,6 @@ export class CredentialStore {
       this.#session.delete(profileId);
       logger.info(`credentials: tokens of ${profileId} saved in the keychain`);
     }
-    if (previous && previous.tokens.accessToken !== clean.accessToken) forgetSecret(previous.tokens.accessToken);
     return this.status(profileId);
   }
 
@@ -242,10 +241,8 @@ export class CredentialStore {
     const session = this.#session.get(profileId);
     this.#session.delete(profileId);
     this.#rejected.delete(profileId);
-    if (session) {
-      forgetSecret(session.tokens.accessToken);
-      forgetSecret(session.tokens.refreshToken);
-    }
+    // Removed tokens stay registered for redaction: the same value may still be in use elsewhere
+    // (LETTERDESK_ACCESS_TOKEN, a request in flight), and the set only grows by a few strings.
     if (!this.keychainEnabled) return;
     try {
       await this.#keychain.delete(profileId);
@@ -273,13 +270,13 @@ export class CredentialStore {
       session.rejected = true;
       return;
     }
-    this.#rejected.add(profileId);
     if (!this.keychainEnabled) return;
     try {
       const secret = await this.#keychain.get(profileId);
       const entry = secret === null ? null : parseSecret(secret);
       if (entry && !entry.rejected) await this.#keychain.set(profileId, serialise({ ...entry, rejected: true }));
     } catch (error) {
+      this.#rejected.add(profileId);
       logger.warn(`credentials: could not record in the keychain that the tokens of ${profileId} were rejected: ${isLetterdeskError(error) ? error.message : String(error)}`);
     }
   }

@@ -185,6 +185,9 @@ export class ProfileStore {
     const accountId = fields.accountId === null || fields.accountId.trim() === '' ? null : fields.accountId.trim();
 
     const file = this.#read();
+    if (fields.id !== undefined && !file.profiles.some((p) => p.id === fields.id)) {
+      throw new LetterdeskError('NOT_FOUND', `There is no profile with id "${fields.id}" (it may have been removed). Reload the profile list.`);
+    }
     const clash = file.profiles.find((p) => nameKey(p.name) === nameKey(fields.name) && p.id !== fields.id);
     if (clash) {
       throw new LetterdeskError('VALIDATION', `A profile named "${clash.name}" already exists. Choose another name (names are compared ignoring case).`);
