@@ -1,0 +1,167 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery } from '../../shared/query.ts';
+import { CacheClient } from '../../electron/main/cache/client.ts';
+import { openCache } from '../../electron/main/cache/db.ts';
+import { contactFacets, countContacts, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
+import { compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
+import { runSync } from '../../electron/main/sync/engine.ts';
+import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
+import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
+
+let dir: string;
+let file: string;
+let db: Database.Database;
+let api: SampleApi;
+let special: { diacritic: string; phone: string; label: string };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ld-cache-'));
+  file = join(dir, 'cache.sqlite');
+  api = await startSampleApi({ contacts: 3000, orders: 600, seed: 3 });
+  const ids = [...api.dataset.contactIds()];
+  special = { diacritic: ids[10] as string, phone: ids[20] as string, label: ids[30] as string };
+  api.dataset.updateContact(special.diacritic, { firstName: 'Zoë', lastName: 'Ångström-Müller', fullName: 'Zoë Ångström-Müller' });
+  api.dataset.updateContact(special.phone, { phoneNo: '(614) 555-0199' });
+  api.dataset.updateContact(special.label, { ContactLabels: [{ id: '990001', title: 'Quarterly Platinum' }] });
+  db = openCache(file);
+  const runs = await runSync(db, createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN } }), {
+    resources: ['contacts', 'orders'],
+    pageSize: 1000,
+  });
+  expect(runs.every((r) => r.outcome === 'succeeded')).toBe(true);
+});
+afterAll(async () => {
+  db?.close();
+  await api?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ids = (q: ContactQuery, limit = 1000) => queryContacts(db, q, { offset: 0, limit }).rows.map((r) => r.id);
+
+describe('contact search', () => {
+  it('finds a diacritic-folded name, typed without accents, by prefix', () => {
+    expect(ids({ search: 'zoe angst' })).toContain(special.diacritic);
+    expect(ids({ search: 'zoe angstrom-mull' })).toEqual([special.diacritic]);
+    expect(ids({ search: 'MULLER' })).toContain(special.diacritic);
+  });
+
+  it('finds a phone number however it is formatted', () => {
+    for (const typed of ['6145550199', '614-555-0199', '614.555.01', '(614) 555 0199', '+614 5550199'.slice(1)]) {
+      expect(ids({ search: typed }), typed).toContain(special.phone);
+    }
+  });
+
+  it('finds a label title, and filters by label id or title', () => {
+    expect(ids({ search: 'quarterly platin' })).toEqual([special.label]);
+    expect(ids({ labels: ['990001'] })).toEqual([special.label]);
+    expect(ids({ labels: ['Quarterly Platinum'] })).toEqual([special.label]);
+  });
+
+  it('prefix search returns only matching rows, newest first, with a count that agrees', () => {
+    const c = db.prepare("SELECT last_name FROM contacts WHERE last_name GLOB '[A-Z]*' LIMIT 1").get() as { last_name: string };
+    const prefix = c.last_name.slice(0, 2).toLowerCase();
+    const page = queryContacts(db, { search: prefix }, { offset: 0, limit: 1000 });
+    expect(page.rows.length).toBeGreaterThan(0);
+    expect(page.total).toEqual(countContacts(db, { search: prefix }));
+    const created = page.rows.map((r) => r.createdAt);
+    expect([...created].sort().reverse()).toEqual(created);
+  });
+
+  it('compiles hostile input into a safe MATCH expression', () => {
+    expect(compileSearch('  ')).toBeNull();
+    expect(compileSearch('"')).toBeNull();
+    for (const s of ['a"b', 'OR AND NOT', 'x*', '(', 'NEAR(a b)', 'col:val', '-a']) expect(() => ids({ search: s })).not.toThrow();
+  });
+});
+
+describe('windows, sorts, filters, facets', () => {
+  it('every window of every sort column equals the same slice of a plain ORDER BY', () => {
+    const total = countContacts(db, {}).count;
+    expect(total).toBe(3000);
+    const refExpr: Record<string, string> = {
+      name: 'full_name COLLATE NOCASE', company: 'company_name COLLATE NOCASE', email: 'email COLLATE NOCASE', phone: 'phone_digits',
+      city: 'city COLLATE NOCASE', state: 'state COLLATE NOCASE', zip: 'zip', labels: 'labels COLLATE NOCASE', verified: 'is_verified',
+      createdAt: 'created_at',
+    };
+    for (const column of CONTACT_SORT_COLUMNS) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const d = direction === 'desc' ? 'DESC' : 'ASC';
+        const ref = (db.prepare(`SELECT id FROM contacts ORDER BY ${refExpr[column]} ${d}, length(id) ${d}, id ${d}`).all() as { id: string }[]).map((r) => r.id);
+        for (const offset of [0, 1, 1234, 2950, 2999]) {
+          const page = queryContacts(db, { sort: { column, direction } }, { offset, limit: 100 });
+          expect(page.rows.map((r) => r.id), `${column} ${direction} @${offset}`).toEqual(ref.slice(offset, offset + 100));
+          expect(page.total).toEqual({ count: 3000, exact: true });
+        }
+      }
+    }
+  });
+
+  it('filtered windows page through exactly the filtered rows', () => {
+    const q: ContactQuery = { verified: ['yes', 'unknown'], liveMode: ['live'], sort: { column: 'city', direction: 'desc' } };
+    const all = ids(q, 1000).concat(queryContacts(db, q, { offset: 1000, limit: 1000 }).rows.map((r) => r.id));
+    const want = (db.prepare('SELECT id FROM contacts WHERE (is_verified = 1 OR is_verified IS NULL) AND is_live_mode = 1 ORDER BY pos_city DESC').all() as { id: string }[]).map((r) => r.id);
+    expect(all).toEqual(want);
+    expect(countContacts(db, q).count).toBe(want.length);
+  });
+
+  it('facet counts add up to the view', () => {
+    const f = contactFacets(db, { search: 'a' });
+    const total = countContacts(db, { search: 'a' }).count;
+    expect(f.verified.reduce((s, o) => s + o.count, 0)).toBe(total);
+    expect(f.states.reduce((s, o) => s + o.count, 0)).toBe(total);
+    const first = f.states[0];
+    expect(first).toBeDefined();
+    expect(countContacts(db, { search: 'a', states: [first!.value] }).count).toBe(first!.count);
+    const of = orderFacets(db, {});
+    expect(of.delivered.reduce((s, o) => s + o.count, 0)).toBe(600);
+    for (const o of of.delivered) expect(queryOrders(db, { delivered: [o.value] }, { offset: 0, limit: 1000 }).total.count).toBe(o.count);
+  });
+
+  it('orders: every sort column, search by id and by recipient, contact detail lists its orders', () => {
+    for (const column of ORDER_SORT_COLUMNS) {
+      const rows = queryOrders(db, { sort: { column, direction: 'asc' } }, { offset: 0, limit: 1000 }).rows;
+      expect(rows.length).toBe(600);
+      expect(new Set(rows.map((r) => r.id)).size).toBe(600);
+    }
+    const r = db.prepare('SELECT order_id, contact_id, full_name FROM order_recipients LIMIT 1').get() as { order_id: string; contact_id: string; full_name: string };
+    expect(queryOrders(db, { search: r.order_id }, { offset: 0, limit: 10 }).rows.map((o) => o.id)).toContain(r.order_id);
+    expect(queryOrders(db, { search: r.full_name }, { offset: 0, limit: 1000 }).rows.map((o) => o.id)).toContain(r.order_id);
+    const detail = getContact(db, r.contact_id);
+    if (detail) expect(detail.orders.map((o) => o.id)).toContain(r.order_id);
+  });
+
+  it('view SQL for export selects the same rows in the same order', () => {
+    const q: ContactQuery = { search: 'a', states: ['Ohio', 'Texas'], sort: { column: 'name', direction: 'desc' } };
+    const v = contactViewSql(q);
+    const viaSql = (db.prepare(`SELECT c.id FROM ${v.from} WHERE ${v.where} ORDER BY ${v.orderBy}`).all(v.params) as { id: string }[]).map((x) => x.id);
+    expect(viaSql).toEqual(ids(q));
+    const ov = orderViewSql({ delivered: ['some'] });
+    expect((db.prepare(`SELECT o.id FROM ${ov.from} WHERE ${ov.where} ORDER BY ${ov.orderBy}`).all(ov.params) as { id: string }[]).map((x) => x.id)).toEqual(
+      queryOrders(db, { delivered: ['some'] }, { offset: 0, limit: 1000 }).rows.map((o) => o.id),
+    );
+  });
+});
+
+describe('CacheClient (worker thread)', () => {
+  it('answers the same as the direct queries and passes error codes through', async () => {
+    const client = await CacheClient.open(file);
+    try {
+      const page = await client.queryContacts({ search: 'zoe' }, { offset: 0, limit: 50 });
+      expect(page.rows.map((r) => r.id)).toContain(special.diacritic);
+      expect((await client.getContact(special.phone))?.contact.phoneNo).toBe('(614) 555-0199');
+      expect(await client.getOrder('1')).toBeNull();
+      const states = await client.resourceStates();
+      expect(states.contacts.rows).toBe(3000);
+      expect(states.orders.rows).toBe(600);
+      expect((await client.syncHistory(10)).map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
+      await expect(client.queryContacts({ sort: { column: 'nope' as 'name', direction: 'asc' } }, { offset: 0, limit: 1 })).resolves.toBeDefined();
+      await expect(client.exportCsv({ kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } }, join(dir, 'x.csv'))).rejects.toHaveProperty('code');
+    } finally {
+      await client.close();
+    }
+  });
+});
