@@ -1,0 +1,283 @@
+/**
+ * Application-wide state: profiles, the active view, sync status and progress, connectivity,
+ * credentials, and the two list models. One instance, created by App.svelte.
+ */
+import type {
+  Connectivity,
+  CredentialStatus,
+  Profile,
+  ProfileInput,
+  ProfileList,
+  SyncProgress,
+  SyncRun,
+  SyncStatus,
+} from '../../../shared/contract.ts';
+import type { Resource } from '../../../shared/serviceRecords.ts';
+import { bridge, call, errorText } from '../lib/api.ts';
+import { formatWhen } from '../lib/format.ts';
+import { loadSetting, saveSetting } from '../lib/storage.ts';
+import { createContactsModel, createOrdersModel } from './models.ts';
+
+export const VIEWS = ['contacts', 'orders', 'sync', 'profiles'] as const;
+export type ViewName = (typeof VIEWS)[number];
+
+/** A short message shown in the corner for a few seconds. */
+export interface Toast {
+  id: number;
+  kind: 'info' | 'success' | 'error';
+  text: string;
+  action?: { label: string; run: () => void };
+}
+
+/** The status line: what the user should know about reachability and data age. */
+export interface StatusLine {
+  tone: 'ok' | 'muted' | 'warn' | 'error';
+  text: string;
+  action: 'profiles' | 'sync' | null;
+}
+
+/** The whole app's state. */
+export class AppState {
+  ready = $state(false);
+  /** Set when the app could not start (no bridge, profile list unreadable). */
+  fatal = $state<string | null>(null);
+
+  profiles = $state.raw<Profile[]>([]);
+  activeProfileId = $state<string | null>(null);
+  view = $state<ViewName>('contacts');
+
+  syncStatus = $state.raw<SyncStatus | null>(null);
+  progress = $state.raw<Partial<Record<Resource, SyncProgress>>>({});
+  connectivity = $state.raw<Connectivity | null>(null);
+  credentials = $state.raw<CredentialStatus | null>(null);
+  /** The last sync start error (BUSY, AUTH_MISSING…), shown in the Sync view. */
+  syncError = $state<string | null>(null);
+  toasts = $state<Toast[]>([]);
+  /** True while the first sync after "Explore with sample data" runs (welcome screen shows progress). */
+  firstRun = $state(false);
+
+  readonly contacts = createContactsModel();
+  readonly orders = createOrdersModel();
+
+  activeProfile = $derived(this.profiles.find((p) => p.id === this.activeProfileId) ?? null);
+  running = $derived(this.syncStatus?.running ?? false);
+
+  /** Data age: the older of the two resources' last successful syncs (null when never synced). */
+  dataAsOf = $derived.by(() => {
+    const r = this.syncStatus?.resources;
+    if (!r) return null;
+    const times = [r.contacts.lastSyncedAt, r.orders.lastSyncedAt].filter((t): t is string => !!t);
+    if (times.length === 0) return null;
+    return times.sort()[0] ?? null;
+  });
+
+  hasData = $derived((this.syncStatus?.resources.contacts.rows ?? 0) + (this.syncStatus?.resources.orders.rows ?? 0) > 0 || this.dataAsOf !== null);
+
+  /** Overall progress of the running sync, 0–1, or null when unknown. */
+  progressFraction = $derived.by(() => {
+    const list = Object.values(this.progress);
+    if (list.length === 0) return null;
+    let done = 0;
+    let total = 0;
+    for (const p of list) {
+      if (!p) continue;
+      if (p.phase === 'done') {
+        done += 1;
+        total += 1;
+        continue;
+      }
+      if (p.rowsTotal === null || p.rowsTotal === 0) return null;
+      done += Math.min(1, p.rowsDone / p.rowsTotal);
+      total += 1;
+    }
+    return total === 0 ? null : done / total;
+  });
+
+  statusLine = $derived.by((): StatusLine => {
+    const c = this.connectivity;
+    const asOf = this.dataAsOf;
+    const when = asOf ? formatWhen(asOf) : null;
+    if (!this.activeProfile) return { tone: 'muted', text: 'No profile', action: 'profiles' };
+    if (c?.state === 'auth-needed' || this.credentials?.rejected)
+      return { tone: 'error', text: 'Token rejected — open Profiles to enter a new one', action: 'profiles' };
+    if (c?.state === 'offline' || c?.state === 'unreachable')
+      return {
+        tone: 'warn',
+        text: when ? `Offline — showing data from ${when}` : 'Offline — nothing cached yet',
+        action: 'sync',
+      };
+    if (c?.state === 'online') return { tone: 'ok', text: when ? `Online · synced ${when}` : 'Online · not synced yet', action: null };
+    return { tone: 'muted', text: when ? `Synced ${when}` : 'Not synced yet', action: null };
+  });
+
+  #unsubscribe: (() => void)[] = [];
+  #toastId = 0;
+
+  /** Loads profiles and status and subscribes to main's events. */
+  async init(): Promise<void> {
+    const b = bridge();
+    if (!b) {
+      this.fatal = 'Letterdesk’s background service is not connected. Restart Letterdesk.';
+      return;
+    }
+    this.#unsubscribe.push(
+      b.on('profilesChanged', (list) => this.#applyProfiles(list)),
+      b.on('syncProgress', (p) => this.#onProgress(p)),
+      b.on('syncFinished', (run) => this.#onFinished(run)),
+      b.on('connectivityChanged', (c) => {
+        if (c.profileId === null || c.profileId === this.activeProfileId) this.connectivity = c;
+      }),
+      b.on('cacheChanged', (e) => {
+        if (e.profileId !== this.activeProfileId) return;
+        if (e.resources.includes('contacts')) void this.contacts.refresh(true);
+        if (e.resources.includes('orders')) void this.orders.refresh(true);
+        void this.refreshStatus();
+      }),
+    );
+    try {
+      const list = await call('listProfiles', {});
+      this.#applyProfiles(list, true);
+      await this.refreshStatus();
+    } catch (error) {
+      this.fatal = errorText(error);
+    }
+    this.ready = true;
+  }
+
+  /** Unsubscribes from events (tests, hot reload). */
+  dispose(): void {
+    for (const u of this.#unsubscribe) u();
+    this.#unsubscribe = [];
+  }
+
+  #applyProfiles(list: ProfileList, initial = false): void {
+    this.profiles = list.profiles;
+    if (list.activeProfileId !== this.activeProfileId || initial) {
+      this.activeProfileId = list.activeProfileId;
+      this.progress = {};
+      this.view = list.activeProfileId ? loadSetting<ViewName>(`profile:${list.activeProfileId}:view`, 'contacts') : 'contacts';
+      if (!VIEWS.includes(this.view)) this.view = 'contacts';
+      this.contacts.useProfile(list.activeProfileId);
+      this.orders.useProfile(list.activeProfileId);
+      if (!initial) void this.refreshStatus();
+    }
+  }
+
+  /** Re-reads sync status, connectivity and credential status of the active profile. */
+  async refreshStatus(): Promise<void> {
+    const id = this.activeProfileId;
+    if (!id) {
+      this.syncStatus = null;
+      this.credentials = null;
+      return;
+    }
+    try {
+      const [status, creds] = await Promise.all([call('getSyncStatus', {}), call('getCredentialStatus', { profileId: id })]);
+      if (id !== this.activeProfileId) return;
+      this.syncStatus = status;
+      this.connectivity = status.connectivity;
+      this.credentials = creds;
+    } catch (error) {
+      this.syncError = errorText(error);
+    }
+  }
+
+  #onProgress(p: SyncProgress): void {
+    if (p.profileId !== this.activeProfileId) return;
+    this.progress = { ...this.progress, [p.resource]: p };
+    if (this.syncStatus && !this.syncStatus.running) this.syncStatus = { ...this.syncStatus, running: true };
+  }
+
+  #onFinished(run: SyncRun): void {
+    const rest = { ...this.progress };
+    delete rest[run.resource];
+    this.progress = rest;
+    if (run.outcome === 'failed' && run.error) this.toast('error', `Sync of ${run.resource} failed: ${run.error.message}`);
+    void this.refreshStatus().then(() => {
+      if (!this.running) this.firstRun = false;
+    });
+  }
+
+  /** Switches the main view and remembers it for this profile. */
+  setView(view: ViewName): void {
+    this.view = view;
+    if (this.activeProfileId) saveSetting(`profile:${this.activeProfileId}:view`, view);
+  }
+
+  /** Starts a sync of both resources. */
+  async startSync(): Promise<void> {
+    this.syncError = null;
+    try {
+      await call('startSync', { resources: ['contacts', 'orders'] });
+      if (this.syncStatus) this.syncStatus = { ...this.syncStatus, running: true };
+    } catch (error) {
+      this.syncError = errorText(error);
+      this.toast('error', this.syncError);
+    }
+  }
+
+  async cancelSync(): Promise<void> {
+    try {
+      await call('cancelSync', {});
+    } catch (error) {
+      this.toast('error', errorText(error));
+    }
+  }
+
+  async clearCacheAndResync(): Promise<void> {
+    this.syncError = null;
+    try {
+      await call('clearCacheAndResync', {});
+      await this.refreshStatus();
+    } catch (error) {
+      this.syncError = errorText(error);
+    }
+  }
+
+  /** First run: creates the sample profile, switches to it and syncs. */
+  async exploreSample(): Promise<void> {
+    this.firstRun = true;
+    try {
+      const profile = await call('createSampleProfile', {});
+      const list = await call('useProfile', { profileId: profile.id });
+      this.#applyProfiles(list);
+      await this.refreshStatus();
+      await this.startSync();
+    } catch (error) {
+      this.firstRun = false;
+      this.toast('error', errorText(error));
+    }
+  }
+
+  /** Makes a profile active. */
+  async useProfile(profileId: string): Promise<void> {
+    try {
+      this.#applyProfiles(await call('useProfile', { profileId }));
+    } catch (error) {
+      this.toast('error', errorText(error));
+    }
+  }
+
+  /** Creates or updates a profile; returns it. @throws DisplayError */
+  async saveProfile(input: ProfileInput): Promise<Profile> {
+    const profile = await call('saveProfile', input);
+    this.#applyProfiles(await call('listProfiles', {}));
+    return profile;
+  }
+
+  /** Removes a profile (optionally its cache). */
+  async removeProfile(profileId: string, purgeCache: boolean): Promise<void> {
+    this.#applyProfiles(await call('removeProfile', { profileId, purgeCache }));
+  }
+
+  /** Shows a transient message. */
+  toast(kind: Toast['kind'], text: string, action?: Toast['action']): void {
+    const id = ++this.#toastId;
+    this.toasts = [...this.toasts, { id, kind, text, action }];
+    setTimeout(() => this.dismissToast(id), kind === 'error' ? 9000 : 5000);
+  }
+
+  dismissToast(id: number): void {
+    this.toasts = this.toasts.filter((t) => t.id !== id);
+  }
+}

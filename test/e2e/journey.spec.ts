@@ -1,0 +1,237 @@
+/**
+ * The whole user journey of issue 5 in Chromium, with the real handlers and the real sample API:
+ * first run → sample data → sync with visible progress → search → label filter → contact detail →
+ * one of its orders → orders filtered by status → order detail with recipients → the service goes
+ * away → offline banner, and the cache keeps answering → the service comes back → sync clears it.
+ * Screenshots of every screen in light and dark mode land in test-results/screenshots/.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './harness.ts';
+
+/** Runs axe on the current screen; fails on serious or critical violations. */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  expect(summary, `axe violations on ${screen}`).toEqual([]);
+}
+
+/** Rows of a grid that have data (not loading placeholders). */
+function dataRows(page: Page, grid: string) {
+  return page.locator(`#${grid} [role="row"][aria-rowindex]:not([aria-rowindex="1"])`).filter({ hasNot: page.locator('.skeleton') });
+}
+
+async function countText(page: Page): Promise<string> {
+  return (await page.getByTestId('match-count').textContent())?.trim() ?? '';
+}
+
+function parseCount(text: string): number {
+  return Number(text.replace(/[^\d]/g, ''));
+}
+
+test('first run, sync, search, filter, details, offline and back', async ({ app }) => {
+  const { page } = app;
+  const started = Date.now();
+  const step = (name: string) => console.log(`[journey] ${((Date.now() - started) / 1000).toFixed(1)}s ${name}`);
+
+  // --- First run -------------------------------------------------------------------------------
+  await app.open();
+  await expect(page.getByRole('heading', { name: 'Welcome to Letterdesk' })).toBeVisible();
+  await expectAccessible(page, 'welcome');
+  await app.screenshot('01-welcome');
+  step('welcome');
+
+  // Slow the sample API down a little so the progress is visible to a person (and to the test).
+  await app.core.sampleApi.ensure();
+  app.core.sampleApi.server?.setFaults({ latencyMs: 350 });
+  await page.evaluate(() => {
+    const w = window as unknown as { __sawProgress?: boolean };
+    w.__sawProgress = false;
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="status-sync"], [role="progressbar"]')) w.__sawProgress = true;
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+  await page.getByRole('button', { name: /Explore with sample data/ }).click();
+
+  // --- Sync with visible progress ----------------------------------------------------------------
+  await expect(page.getByTestId('status-sync')).toBeVisible();
+  await app.screenshot('02-first-sync-progress');
+  await page.getByRole('button', { name: /^Sync/ }).first().click(); // sidebar "Sync" view
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Sync\b/ }).click();
+  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
+  if (await page.getByTestId('status-sync').isVisible()) await app.screenshot('03-sync-view-running');
+  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
+  expect(await page.evaluate(() => (window as unknown as { __sawProgress?: boolean }).__sawProgress)).toBe(true);
+  app.core.sampleApi.server?.setFaults({});
+  await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/);
+  await expect(page.getByTestId('resource-contacts')).toContainText(/Last successful sync/);
+  await expectAccessible(page, 'sync');
+  await app.screenshot('04-sync-view');
+  step('synced');
+
+  // --- Contacts ----------------------------------------------------------------------------------
+  await page.keyboard.press('Control+1');
+  await expect(page.getByRole('grid', { name: 'Contacts' })).toBeVisible();
+  await expect(dataRows(page, 'contacts-grid').first()).toBeVisible();
+  const allCount = parseCount(await countText(page));
+  expect(allCount).toBeGreaterThan(100);
+  await expectAccessible(page, 'contacts');
+  await app.screenshot('05-contacts');
+
+  // Search by a name prefix (taken from a row on screen, so the test follows the generated data).
+  const firstName = ((await dataRows(page, 'contacts-grid').first().locator('[role="gridcell"]').first().textContent()) ?? '').trim().split(/\s+/)[0] ?? '';
+  const prefix = firstName.slice(0, 3);
+  expect(prefix.length).toBe(3);
+  await page.keyboard.press('Control+f');
+  await expect(page.getByRole('searchbox', { name: 'Search contacts' })).toBeFocused();
+  await page.keyboard.type(prefix, { delay: 40 });
+  await expect.poll(async () => parseCount(await countText(page))).toBeLessThan(allCount);
+  const searchCount = parseCount(await countText(page));
+  expect(searchCount).toBeGreaterThan(0);
+  const names = await dataRows(page, 'contacts-grid').locator('[role="gridcell"]:first-child').allTextContents();
+  expect(names.length).toBeGreaterThan(0);
+  expect(names.some((n) => n.toLowerCase().includes(prefix.toLowerCase()))).toBe(true);
+  await app.screenshot('06-contacts-search');
+  step(`search "${prefix}" → ${searchCount}`);
+
+  // Filter by a label (the first offered, with its count).
+  const labels = page.getByRole('group', { name: 'Labels' });
+  const labelOption = labels.locator('label').first();
+  await expect(labelOption).toBeVisible();
+  const labelCount = parseCount((await labelOption.locator('.count').textContent()) ?? '0');
+  await labelOption.locator('input').check();
+  await expect.poll(async () => parseCount(await countText(page))).toBe(labelCount);
+  await expect(page.getByRole('button', { name: /Filters/ })).toContainText('1');
+  await app.screenshot('07-contacts-label-filter');
+  step(`label filter → ${labelCount}`);
+
+  // Keyboard: arrows move the selection, Enter opens the detail, Escape closes it.
+  await page.getByRole('grid', { name: 'Contacts' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('#contacts-grid [role="row"][aria-selected="true"]')).toHaveAttribute('aria-rowindex', '3');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('detail-panel')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('detail-panel')).toBeHidden();
+
+  // Clear the label filter, find a contact with orders and open its detail.
+  await page.getByRole('button', { name: 'Clear all' }).click();
+  await expect.poll(async () => parseCount(await countText(page))).toBe(allCount);
+  let opened = false;
+  for (let i = 0; i < 25 && !opened; i++) {
+    await dataRows(page, 'contacts-grid').nth(i).click();
+    await expect(page.getByTestId('detail-panel').getByRole('heading', { name: 'Orders', level: 3 })).toBeVisible();
+    opened = (await page.getByRole('list', { name: 'Orders of this contact' }).count()) > 0;
+  }
+  expect(opened, 'one of the first contacts has orders').toBe(true);
+  await expect(page.getByTestId('detail-panel')).toContainText('Organisation');
+  await expectAccessible(page, 'contact detail');
+  await app.screenshot('08-contact-detail');
+  step('contact detail');
+
+  // Follow to one of its orders.
+  const orderButton = page.getByRole('list', { name: 'Orders of this contact' }).getByRole('button').first();
+  const orderId = ((await orderButton.getAttribute('aria-label')) ?? '').match(/Open order (\d+)/)?.[1] ?? '';
+  expect(orderId).not.toBe('');
+  await orderButton.click();
+  await expect(page.getByRole('grid', { name: 'Orders' })).toBeVisible();
+  await expect(page.getByTestId('detail-panel')).toContainText(`#${orderId}`);
+  await expect(page.getByRole('list', { name: 'Recipients' })).toBeVisible();
+  await app.screenshot('09-order-detail-from-contact');
+  step(`order ${orderId}`);
+
+  // --- Orders filtered by status ------------------------------------------------------------------
+  await page.keyboard.press('Escape');
+  const allOrders = parseCount(await countText(page));
+  const statusOption = page.getByRole('group', { name: 'Status code' }).locator('label').first();
+  const statusCode = ((await statusOption.locator('.opt-label').textContent()) ?? '').trim();
+  const statusCount = parseCount((await statusOption.locator('.count').textContent()) ?? '0');
+  await statusOption.locator('input').check();
+  await expect.poll(async () => parseCount(await countText(page))).toBe(statusCount);
+  expect(statusCount).toBeLessThanOrEqual(allOrders);
+  const statusCells = await dataRows(page, 'orders-grid').locator('[role="gridcell"][aria-colindex="5"]').allTextContents();
+  expect(statusCells.length).toBeGreaterThan(0);
+  expect(new Set(statusCells.map((s) => s.trim()))).toEqual(new Set([statusCode]));
+  await dataRows(page, 'orders-grid').first().click();
+  const recipients = page.getByRole('list', { name: 'Recipients' });
+  await expect(recipients).toBeVisible();
+  await expect(recipients.locator('li').first()).toContainText('Tracking');
+  await expect(page.getByTestId('detail-panel')).toContainText(/Campaign/);
+  await expect(page.getByTestId('detail-panel')).toContainText(/Postage/);
+  await expectAccessible(page, 'orders');
+  await app.screenshot('10-orders-status-filter-detail');
+  step(`status ${statusCode} → ${statusCount}`);
+
+  // --- Export dialog (opened with Ctrl+E; the file itself is the export module's business) --------
+  await page.keyboard.press('Control+e');
+  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('checkbox', { name: 'Neutralise formulas' })).toBeChecked();
+  await expectAccessible(page, 'export dialog');
+  await app.screenshot('11-export-dialog');
+  await dialog.getByRole('button', { name: /Export…/ }).click();
+  await expect(dialog.getByText(/Exported [\d,.\s]+ rows/)).toBeVisible();
+  await app.screenshot('12-export-done');
+  await dialog.getByRole('button', { name: 'Show in folder' }).click();
+  await expect.poll(() => app.platformLog.shownInFolder.length).toBe(1);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+
+  // --- Profiles ----------------------------------------------------------------------------------
+  await page.keyboard.press('Control+4');
+  await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
+  await expectAccessible(page, 'profiles');
+  await app.screenshot('13-profiles');
+  await page.getByRole('option', { name: /New profile/ }).click();
+  await expect(page.getByLabel('Access token')).toHaveAttribute('type', 'password');
+  await app.screenshot('14-profile-new');
+
+  // --- The service goes away ------------------------------------------------------------------------
+  await page.keyboard.press('Control+1');
+  await app.core.sampleApi.stop();
+  await page.keyboard.press('Control+r');
+  const banner = page.getByTestId('offline-banner');
+  await expect(banner).toBeVisible({ timeout: 60_000 });
+  await expect(banner).toContainText(/Offline — showing data from/);
+  await expect(page.getByTestId('connectivity')).toContainText(/Offline — showing data from/);
+  step('offline');
+
+  // Search, filters and details keep working from the cache.
+  const search = page.getByRole('searchbox', { name: 'Search contacts' });
+  await search.fill('');
+  await expect.poll(async () => parseCount(await countText(page))).toBe(allCount);
+  await search.fill(prefix);
+  await expect.poll(async () => parseCount(await countText(page))).toBe(searchCount);
+  await page.getByRole('group', { name: 'Labels' }).locator('label').first().locator('input').check();
+  await expect.poll(async () => parseCount(await countText(page))).toBeLessThanOrEqual(searchCount);
+  await dataRows(page, 'contacts-grid').first().click();
+  await expect(page.getByTestId('detail-panel').getByRole('heading', { name: 'Address', level: 3 })).toBeVisible();
+  await expectAccessible(page, 'offline');
+  await app.screenshot('15-offline-contacts');
+  await page.keyboard.press('Control+2');
+  await expect(dataRows(page, 'orders-grid').first()).toBeVisible();
+  await dataRows(page, 'orders-grid').first().click();
+  await expect(page.getByRole('list', { name: 'Recipients' })).toBeVisible();
+  await app.screenshot('16-offline-orders');
+  step('offline browsing');
+
+  // A search with no match shows the empty state, not an error.
+  await page.keyboard.press('Control+f');
+  await page.keyboard.type('zzqxv-no-such-order');
+  await expect(page.getByText(/No orders match/)).toBeVisible();
+  await app.screenshot('17-orders-no-match');
+  await page.getByRole('button', { name: 'Clear search and filters' }).click();
+
+  // --- The service comes back ---------------------------------------------------------------------
+  await app.core.sampleApi.ensure();
+  await banner.getByRole('button', { name: 'Try again' }).click();
+  await expect(banner).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/);
+  await page.keyboard.press('Control+3');
+  await expect(page.locator('.history tbody tr').first()).toBeVisible();
+  await expect(page.getByText('Succeeded').first()).toBeVisible();
+  await app.screenshot('18-sync-history-after-offline');
+  step('back online');
+});
