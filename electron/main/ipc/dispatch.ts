@@ -14,8 +14,38 @@ export const MAX_INPUT_CHARS = 256 * 1024;
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`)
+    .map((issue) => clip(`${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`, 200))
     .join('; ');
+}
+
+/** Cuts text to `max` characters (messages never echo a huge input back). */
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** A printable form of an untrusted call name (it may be any value, even one without toString). */
+function nameForMessage(name: unknown): string {
+  return typeof name === 'string' ? clip(name, 64) : `(${typeof name})`;
+}
+
+/** Deepest nesting an input may have; no contract input comes close. */
+export const MAX_INPUT_DEPTH = 32;
+
+/**
+ * True when `value` is plain data: null, undefined, booleans, numbers, strings, arrays and objects
+ * whose prototype is Object.prototype or null, nested at most {@link MAX_INPUT_DEPTH} deep. Maps,
+ * Sets, Dates, typed arrays, class instances, functions, symbols and BigInts (which Electron's
+ * structured clone or a test harness can deliver) are refused, so `z.object({})` never accepts them.
+ */
+export function isPlainData(value: unknown, depth = 0): boolean {
+  if (value === null || value === undefined) return true;
+  const type = typeof value;
+  if (type === 'string' || type === 'number' || type === 'boolean') return true;
+  if (type !== 'object' || depth >= MAX_INPUT_DEPTH) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (Array.isArray(value)) return proto === Array.prototype && value.every((item) => isPlainData(item, depth + 1));
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(value as Record<string, unknown>).every((item) => isPlainData(item, depth + 1));
 }
 
 /** True when `name` is one of the contract's calls (own property, not inherited). */
@@ -39,7 +69,7 @@ export async function dispatchCall(
 ): Promise<Result<CallOutput<CallName>>> {
   try {
     if (!isCallName(name)) {
-      throw new LetterdeskError('VALIDATION', `Unknown call "${String(name).slice(0, 64)}".`);
+      throw new LetterdeskError('VALIDATION', `Unknown call "${nameForMessage(name)}".`);
     }
     let size = 0;
     try {
@@ -50,6 +80,9 @@ export async function dispatchCall(
     if (size > MAX_INPUT_CHARS) {
       throw new LetterdeskError('VALIDATION', `Input of ${name} is too large (${size} characters; the limit is ${MAX_INPUT_CHARS}).`);
     }
+    if (!isPlainData(rawInput)) {
+      throw new LetterdeskError('VALIDATION', `Input of ${name} is not plain data (only objects, arrays, strings, numbers, booleans and null, nested at most ${MAX_INPUT_DEPTH} deep).`);
+    }
     const parsed = calls[name].input.safeParse(rawInput);
     if (!parsed.success) {
       throw new LetterdeskError('VALIDATION', `Invalid input for ${name}: ${describeIssues(parsed.error)}.`);
@@ -59,7 +92,7 @@ export async function dispatchCall(
     return { ok: true, value };
   } catch (error) {
     const payload = toErrorPayload(error);
-    if (payload.code === 'INTERNAL') log(`call ${String(name)} failed`, error);
+    if (payload.code === 'INTERNAL') log(`call ${nameForMessage(name)} failed`, error);
     return { ok: false, error: payload };
   }
 }
