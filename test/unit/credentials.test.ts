@@ -198,6 +198,27 @@ describe.skipIf(unavailable !== null && !process.env.CI)('CredentialStore with t
     await store.clear('acme-l');
   });
 
+  it('splits secrets too long for one entry (Windows Credential Manager) and reassembles them', async () => {
+    const small = new CredentialStore({ service: TEST_SERVICE, maxSecretBytes: 200 });
+    const long = { accessToken: `é${token('long-access')}${'x'.repeat(300)}`, refreshToken: token('long-refresh') };
+    await small.set('acme-c', long, { sessionOnly: false });
+    const accounts = (await keytar.findCredentials(TEST_SERVICE)).map((c) => c.account).sort();
+    const parts = accounts.filter((a) => a.startsWith('acme-c#'));
+    expect(parts.length).toBeGreaterThanOrEqual(2);
+    for (const { password } of await keytar.findCredentials(TEST_SERVICE)) expect(Buffer.byteLength(password)).toBeLessThanOrEqual(200);
+    expect(await new CredentialStore({ service: TEST_SERVICE }).get('acme-c')).toEqual(long);
+    expect(await small.listProfilesWithTokens()).toEqual(['acme-c']);
+
+    const short = { accessToken: token('short'), refreshToken: null };
+    await small.set('acme-c', short, { sessionOnly: false });
+    expect((await keytar.findCredentials(TEST_SERVICE)).map((c) => c.account)).toEqual(['acme-c']);
+    expect(await small.get('acme-c')).toEqual(short);
+
+    await small.set('acme-c', long, { sessionOnly: false });
+    await small.clear('acme-c');
+    expect(await keytar.findCredentials(TEST_SERVICE)).toEqual([]);
+  });
+
   it('uses service "Letterdesk" by default and removes a profile together with its tokens', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'letterdesk-cred-'));
     try {

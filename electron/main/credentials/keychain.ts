@@ -91,41 +91,109 @@ export function describeKeychainFailure(error: unknown, platform: NodeJS.Platfor
   return `The Secret Service keychain refused the request (${raw}). Check that gnome-keyring (or KeePassXC with Secret Service enabled) is running and unlocked. ${SESSION_HINT}`;
 }
 
+/**
+ * Windows Credential Manager refuses secrets over 2,560 bytes (CRED_MAX_CREDENTIAL_BLOB_SIZE); two
+ * long JWTs can exceed that, so bigger secrets are split over numbered accounts there.
+ */
+export const DEFAULT_MAX_SECRET_BYTES = process.platform === 'win32' ? 2400 : Number.POSITIVE_INFINITY;
+
+/** The call that timed out and has not returned yet (per process: it holds a libuv worker thread). */
+let stuck: Promise<unknown> | null = null;
+
+/** Account holding part `n` (1-based) of a split secret; `#` never occurs in a profile id. */
+const partAccount = (account: string, n: number): string => `${account}#${n}`;
+
+function splitUtf8(text: string, maxBytes: number): string[] {
+  const parts: string[] = [];
+  let current = '';
+  let bytes = 0;
+  for (const char of text) {
+    const size = Buffer.byteLength(char);
+    if (bytes + size > maxBytes) {
+      parts.push(current);
+      current = '';
+      bytes = 0;
+    }
+    current += char;
+    bytes += size;
+  }
+  if (current !== '') parts.push(current);
+  return parts;
+}
+
+function partsOf(head: string): number {
+  try {
+    const value = JSON.parse(head) as { parts?: unknown };
+    return typeof value === 'object' && value !== null && Number.isInteger(value.parts) && (value.parts as number) > 0 ? (value.parts as number) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** One keychain service (e.g. `Letterdesk`), with timeouts and clear errors. */
 export class Keychain {
   readonly service: string;
   readonly timeoutMs: number;
-  /** The call that timed out and has not returned yet; while set, new calls fail at once. */
-  #stuck: Promise<unknown> | null = null;
+  readonly maxSecretBytes: number;
 
-  constructor(service: string, timeoutMs: number) {
+  constructor(service: string, timeoutMs: number, maxSecretBytes: number = DEFAULT_MAX_SECRET_BYTES) {
     this.service = service;
     this.timeoutMs = timeoutMs;
+    this.maxSecretBytes = maxSecretBytes;
   }
 
-  /** The stored secret of `account`, or null. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
-  get(account: string): Promise<string | null> {
-    return this.#call((k) => k.getPassword(this.service, account));
+  /** The stored secret of `account` (reassembled when it was split), or null. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
+  async get(account: string): Promise<string | null> {
+    const head = await this.#call((k) => k.getPassword(this.service, account));
+    const parts = head === null ? 0 : partsOf(head);
+    if (parts === 0) return head;
+    let text = '';
+    for (let n = 1; n <= parts; n++) {
+      const part = await this.#call((k) => k.getPassword(this.service, partAccount(account, n)));
+      if (part === null) return null; // half-written by another process: treat as absent
+      text += part;
+    }
+    return text;
   }
 
-  /** Stores (or replaces) the secret of `account`. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
-  set(account: string, secret: string): Promise<void> {
-    return this.#call((k) => k.setPassword(this.service, account, secret));
+  /**
+   * Stores (or replaces) the secret of `account`; secrets over {@link maxSecretBytes} are split into
+   * `account#1…n` plus a head `{"parts":n}` under `account`. @throws LetterdeskError KEYCHAIN_UNAVAILABLE
+   */
+  async set(account: string, secret: string): Promise<void> {
+    const previousParts = await this.#partsStored(account);
+    if (Buffer.byteLength(secret) <= this.maxSecretBytes) {
+      await this.#call((k) => k.setPassword(this.service, account, secret));
+    } else {
+      const parts = splitUtf8(secret, this.maxSecretBytes);
+      for (const [index, part] of parts.entries()) await this.#call((k) => k.setPassword(this.service, partAccount(account, index + 1), part));
+      await this.#call((k) => k.setPassword(this.service, account, JSON.stringify({ parts: parts.length })));
+      for (let n = parts.length + 1; n <= previousParts; n++) await this.#call((k) => k.deletePassword(this.service, partAccount(account, n)));
+      return;
+    }
+    for (let n = 1; n <= previousParts; n++) await this.#call((k) => k.deletePassword(this.service, partAccount(account, n)));
   }
 
-  /** Deletes the secret of `account`; false when there was none. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
-  delete(account: string): Promise<boolean> {
+  /** Deletes the secret of `account` (and its parts); false when there was none. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
+  async delete(account: string): Promise<boolean> {
+    const parts = await this.#partsStored(account);
+    for (let n = 1; n <= parts; n++) await this.#call((k) => k.deletePassword(this.service, partAccount(account, n)));
     return this.#call((k) => k.deletePassword(this.service, account));
   }
 
-  /** Every account with a secret under this service. @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
+  /** Every account with a secret under this service (parts of split secrets excluded). @throws LetterdeskError KEYCHAIN_UNAVAILABLE */
   async accounts(): Promise<string[]> {
     const found = await this.#call((k) => k.findCredentials(this.service));
-    return found.map((c) => c.account);
+    return found.map((c) => c.account).filter((account) => !account.includes('#'));
+  }
+
+  async #partsStored(account: string): Promise<number> {
+    const head = await this.#call((k) => k.getPassword(this.service, account));
+    return head === null ? 0 : partsOf(head);
   }
 
   async #call<T>(run: (keytar: KeytarApi) => Promise<T>): Promise<T> {
-    if (this.#stuck !== null) {
+    if (stuck !== null) {
       throw new LetterdeskError('KEYCHAIN_UNAVAILABLE', describeKeychainFailure(new KeychainTimeout(), process.platform, this.timeoutMs));
     }
     let timer: NodeJS.Timeout | undefined;
@@ -134,13 +202,13 @@ export class Keychain {
       const pending = run(keytar);
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-          const stuck = pending.then(
+          const current = pending.then(
             () => undefined,
             () => undefined,
           );
-          this.#stuck = stuck;
-          void stuck.then(() => {
-            if (this.#stuck === stuck) this.#stuck = null;
+          stuck = current;
+          void current.then(() => {
+            if (stuck === current) stuck = null;
           });
           reject(new KeychainTimeout());
         }, this.timeoutMs);

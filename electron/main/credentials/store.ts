@@ -41,6 +41,8 @@ export interface CredentialStoreOptions {
   service?: string;
   /** @default DEFAULT_KEYCHAIN_TIMEOUT_MS */
   timeoutMs?: number;
+  /** Secrets longer than this (UTF-8 bytes) are split over several keychain entries. @default 2400 on Windows, unlimited elsewhere */
+  maxSecretBytes?: number;
 }
 
 interface Entry {
@@ -96,7 +98,7 @@ function parseSecret(secret: string): Entry | null {
   }
   // A bare token put there by hand (e.g. with secret-tool): use it as the access token.
   const bare = secret.trim();
-  return bare !== '' && !/\s/.test(bare) ? { tokens: { accessToken: bare, refreshToken: null }, savedAt: null, rejected: false } : null;
+  return bare !== '' && !bare.startsWith('{') && !/\s/.test(bare) ? { tokens: { accessToken: bare, refreshToken: null }, savedAt: null, rejected: false } : null;
 }
 
 function serialise(entry: Entry): string {
@@ -124,7 +126,7 @@ export class CredentialStore {
 
   constructor(options: CredentialStoreOptions = {}) {
     this.keychainEnabled = options.sessionOnly !== true;
-    this.#keychain = new Keychain(options.service ?? KEYCHAIN_SERVICE, options.timeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS);
+    this.#keychain = new Keychain(options.service ?? KEYCHAIN_SERVICE, options.timeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS, options.maxSecretBytes);
   }
 
   /** The keychain service name in use. */
