@@ -69,3 +69,180 @@ describe('sync against the sample API', () => {
     }
   });
 });
+
+describe('sync failures, drift, cancel, resume', () => {
+  it('survives every fault type with retries and keeps invalid records with their reason', async () => {
+    const api = await startSampleApi({ contacts: 1500, orders: 300, seed: 11 });
+    const db = openCache(join(dir, 'faults.sqlite'));
+    try {
+      for (const faults of [
+        { serverErrorRate: 0.5, maxFaults: 6 },
+        { dropRate: 0.5, maxFaults: 6 },
+        { truncateRate: 0.5, maxFaults: 6 },
+        { htmlErrorRate: 0.5, maxFaults: 6 },
+        { rateLimitRate: 0.5, retryAfterSeconds: 0, maxFaults: 6 },
+      ]) {
+        api.setFaults(faults);
+        const runs = await runSync(db, source(api), { resources: ['contacts', 'orders'], pageSize: 200 });
+        expect(runs.map((r) => r.outcome), JSON.stringify(faults)).toEqual(['succeeded', 'succeeded']);
+        expect(api.stats().faults).toBeGreaterThan(0);
+        expectMirror(db, api);
+      }
+      api.setFaults({ invalidRecordRate: 0.05 });
+      const runs = await runSync(db, source(api), { resources: ['contacts'], pageSize: 200 });
+      expect(runs[0]?.outcome).toBe('succeeded');
+      expect(runs[0]?.invalidRecords).toBeGreaterThan(0);
+      const bad = db.prepare('SELECT count(*) AS n FROM contacts WHERE invalid_reason IS NOT NULL').get() as { n: number };
+      expect(bad.n).toBe(runs[0]?.invalidRecords);
+      expect(runs[0]?.rows).toBe(1500);
+
+      // Faults that never stop: the run fails with the client's code and the snapshot stays.
+      api.setFaults({ serverErrorRate: 1 });
+      const failed = await runSync(db, source(api, { retries: 1 }), { resources: ['contacts'], pageSize: 200 });
+      expect(failed[0]).toMatchObject({ outcome: 'failed', error: { code: 'SERVER_ERROR' } });
+      expect((db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n).toBe(1500);
+    } finally {
+      db.close();
+      await api.close();
+    }
+  });
+
+  it('stops on 401 with AUTH_REJECTED and keeps the previous snapshot', async () => {
+    const api = await startSampleApi({ contacts: 300, orders: 50 });
+    const db = openCache(join(dir, 'auth.sqlite'));
+    try {
+      await runSync(db, source(api), { resources: ['contacts', 'orders'], pageSize: 100 });
+      const bad = createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: 'wrong', refreshToken: 'wrong' } });
+      const runs = await runSync(db, bad, { resources: ['contacts', 'orders'], pageSize: 100 });
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ outcome: 'failed', error: { code: 'AUTH_REJECTED' } });
+      expect(queryContacts(db, {}, { offset: 0, limit: 1 }).total.count).toBe(300);
+    } finally {
+      db.close();
+      await api.close();
+    }
+  });
+
+  it('detects drift while paging and repairs it by reading again; a server that caps pageSize is followed', async () => {
+    const api = await startSampleApi({ contacts: 2000, orders: 100, seed: 5, maxPageSize: 100 });
+    const db = openCache(join(dir, 'drift.sqlite'));
+    try {
+      api.setFaults({ drift: { inserts: 2, deletes: 1 }, endpoints: ['contacts'] });
+      let pages = 0;
+      const runs = await runSync(db, source(api), {
+        resources: ['contacts'], pageSize: 500, concurrency: 2, progressIntervalMs: 0,
+        onProgress: (p) => {
+          if (p.phase === 'fetching' && ++pages === 8) api.setFaults({}); // the server settles after a while
+        },
+      });
+      expect(runs[0]?.outcome).toBe('succeeded');
+      const passes = db.prepare("SELECT count(*) AS n FROM sync_runs").get() as { n: number };
+      expect(passes.n).toBe(1);
+      const cache = (db.prepare('SELECT id FROM contacts').all() as { id: string }[]).map((r) => r.id).sort();
+      expect(cache).toEqual([...api.dataset.contactIds()].sort());
+    } finally {
+      db.close();
+      await api.close();
+    }
+  });
+
+  it('readers never see a half-finished sync; cancel keeps the old snapshot and the next sync resumes', async () => {
+    const api = await startSampleApi({ contacts: 2000, orders: 10, seed: 9 });
+    const file = join(dir, 'cancel.sqlite');
+    const db = openCache(file);
+    const reader = openCache(file, { skipCheck: true });
+    try {
+      await runSync(db, source(api), { resources: ['contacts'], pageSize: 500 });
+      api.dataset.addContacts(300);
+      const abort = new AbortController();
+      const seenByReader: number[] = [];
+      const runs = await runSync(db, source(api), {
+        resources: ['contacts'], pageSize: 100, concurrency: 2, signal: abort.signal, progressIntervalMs: 0,
+        onProgress: (p) => {
+          seenByReader.push(countContacts(reader, {}).count);
+          if (p.pagesDone >= 8) abort.abort();
+        },
+      });
+      expect(runs[0]?.outcome).toBe('cancelled');
+      expect(new Set(seenByReader)).toEqual(new Set([2000]));
+      expect(countContacts(reader, {}).count).toBe(2000);
+      const written = (db.prepare("SELECT count(*) AS n FROM sync_pages WHERE resource = 'contacts'").get() as { n: number }).n;
+      expect(written).toBeGreaterThanOrEqual(8);
+      const before = api.stats().byEndpoint.contacts;
+      const resumed = await runSync(db, source(api), { resources: ['contacts'], pageSize: 100 });
+      expect(resumed[0]?.outcome).toBe('succeeded');
+      // 23 pages in all; the written ones (except page 0, always re-read) are not fetched again.
+      expect(api.stats().byEndpoint.contacts - before).toBe(23 - written + 1);
+      expect(countContacts(reader, {}).count).toBe(2300);
+      expectMirror(db, api);
+    } finally {
+      reader.close();
+      db.close();
+      await api.close();
+    }
+  });
+
+  it('a sync process killed mid-way leaves an intact file and the previous snapshot; the resumed sync completes', async () => {
+    const api = await startSampleApi({ contacts: 1000, orders: 5, seed: 13 });
+    const file = join(dir, 'kill.sqlite');
+    const db = openCache(file);
+    await runSync(db, source(api), { resources: ['contacts'], pageSize: 500 });
+    db.close();
+    api.dataset.addContacts(1500);
+    api.setFaults({ latencyMs: 40 });
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [join(import.meta.dirname, '../fixtures/syncChild.ts'), file, api.baseUrl, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => {
+      let buf = '';
+      child.stdout.on('data', (d: Buffer) => {
+        buf += d.toString();
+        const m = [...buf.matchAll(/fetching (\d+)/g)].at(-1);
+        if (m && Number(m[1]) >= 6) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+    });
+    await new Promise((r) => child.once('exit', r));
+    api.setFaults({});
+    const db2 = openCache(file);
+    try {
+      expect(db2.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(countContacts(db2, {}).count).toBe(1000);
+      const written = (db2.prepare("SELECT count(*) AS n FROM sync_pages WHERE resource = 'contacts'").get() as { n: number }).n;
+      expect(written).toBeGreaterThanOrEqual(6);
+      const runs = await runSync(db2, source(api), { resources: ['contacts'], pageSize: 100 });
+      expect(runs[0]?.outcome).toBe('succeeded');
+      expect(countContacts(db2, {}).count).toBe(2500);
+      const ids = (db2.prepare('SELECT id FROM contacts').all() as { id: string }[]).map((r) => r.id).sort();
+      expect(ids).toEqual([...api.dataset.contactIds()].sort());
+    } finally {
+      db2.close();
+      await api.close();
+    }
+  });
+
+  it('startSync runs in a worker thread, reports progress and records the runs', async () => {
+    const { startSync } = await import('../../electron/main/sync/controller.ts');
+    const api = await startSampleApi({ contacts: 1200, orders: 200, seed: 2 });
+    const file = join(dir, 'controller.sqlite');
+    openCache(file).close();
+    try {
+      const phases = new Set<string>();
+      const runs = await startSync({
+        cacheFile: file, baseUrl: api.baseUrl, tokens, accountId: null, pageSize: 250, resources: ['contacts', 'orders'], runId: 'run-1',
+        onProgress: (p) => phases.add(p.phase),
+      });
+      expect(runs.map((r) => [r.runId, r.outcome, r.rows])).toEqual([['run-1', 'succeeded', 1200], ['run-1', 'succeeded', 200]]);
+      expect([...phases]).toEqual(expect.arrayContaining(['fetching', 'indexing', 'publishing', 'done']));
+      const abort = new AbortController();
+      abort.abort();
+      const cancelled = await startSync({ cacheFile: file, baseUrl: api.baseUrl, tokens, accountId: null, pageSize: 250, resources: ['contacts'], signal: abort.signal });
+      expect(cancelled[0]?.outcome).toBe('cancelled');
+      const denied = await startSync({ cacheFile: file, baseUrl: api.baseUrl, tokens: { accessToken: 'x', refreshToken: null }, accountId: null, pageSize: 250, resources: ['contacts'] });
+      expect(denied[0]?.error?.code).toBe('AUTH_REJECTED');
+    } finally {
+      await api.close();
+    }
+  });
+});
