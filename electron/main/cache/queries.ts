@@ -60,7 +60,7 @@ const str = (v: unknown): string => (v === null || v === undefined ? '' : String
 const boolOrNull = (v: unknown): boolean | null => (v === null || v === undefined ? null : v === 1);
 
 function toContactRow(r: Row): ContactRow {
-  let labels: string[] = [];
+  let labels: string[];
   try {
     labels = JSON.parse(str(r.labels) || '[]') as string[];
   } catch {

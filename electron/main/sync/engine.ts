@@ -133,19 +133,21 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
     else clearStage(db, resource);
 
     setPhase('fetching');
+    let pageSize = resumable && state ? state.page_size : options.pageSize;
     for (;;) {
       if (signal.aborted) throw cancelled();
-      let pageSize = resumable && state ? state.page_size : options.pageSize;
       let first = await source.fetchPage(resource, 0, pageSize, signal);
-      if (!resumable && first.records.length < pageSize && first.records.length < first.count && first.records.length > 0) {
+      let capped = false;
+      if (first.records.length < pageSize && first.records.length < first.count && first.records.length > 0) {
         // The server caps the page size below ours: page with what it really returns.
         logger.info(`sync ${resource}: server caps pageSize at ${first.records.length} (asked ${pageSize})`);
         pageSize = first.records.length;
+        capped = true;
         first = await source.fetchPage(resource, 0, pageSize, signal);
       }
       const count = first.count;
-      if (resumable && state && state.server_count !== count) {
-        logger.info(`sync ${resource}: count changed since the interrupted sync (${state.server_count} → ${count}); starting over`);
+      if (resumable && state && (state.server_count !== count || capped) && pass === state.pass) {
+        logger.info(`sync ${resource}: the server changed since the interrupted sync (count ${state.server_count} → ${count}); starting over`);
         clearStage(db, resource);
         resumable = false;
         pass = 1;
