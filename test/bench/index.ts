@@ -1,0 +1,335 @@
+/**
+ * `npm run bench` (issue 8): measures Letterdesk's hot paths against the floors the same machine
+ * sets in the same run, prints one markdown table (metric, value, floor, ratio, target, result) and
+ * writes the same figures as JSON to `.bench/latest.json` (and the table to `.bench/latest.md`).
+ *
+ *   npm run bench                      100,000 and 1,000,000 contacts (orders at 30 %)
+ *   npm run bench -- --quick           10,000 contacts / 3,000 orders (CI; < 2 minutes)
+ *   npm run bench -- --scales 50000    any scales (comma-separated)
+ *   npm run bench -- --write-docs      also rewrite docs/benchmarks.md with the table and the machine
+ *   npm run bench -- --only sync,queries,export,slow   a subset of the sections
+ *   npm run bench -- --keep            keep the caches and CSV files under .bench/
+ *
+ * Every measurement runs in a child process of its own (test/bench/*Child.ts), the sample API too,
+ * so that a figure never includes another section's memory or CPU on its event loop. Per scale:
+ *
+ *  - floor (a) `floorChild fetch`: fetch + JSON.parse of every page with the sync's concurrency;
+ *  - floor (b) `floorChild ingest`: the same rows written into an empty cache from memory through
+ *    the cache module (staging, build, publish: same tables, indexes and search index);
+ *  - the sync `syncChild`: the app's sync controller (worker thread) into the profile's cache;
+ *    end-to-end rate = rows / time from `startSync` until the resource is published (searchable);
+ *  - the reads `queryChild`: cold open, typeahead, windows, through handlers + database worker;
+ *  - the export `exportChild` vs. the `sqlite3` shell on the same cache file and SELECT.
+ * Once per run, at 100,000 contacts (10,000 with --quick, at 100 rows per page so that both runs
+ * read 100 pages): the sync against a server that adds 50 ms to every page, with 4 requests in
+ * flight vs. 1.
+ *
+ * Exit status: 0 when every section ran (targets missed or not: the benchmark reports, it does not
+ * assert); 1 when a section could not run at all (then the table says which and why).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ExportRequest } from '../../shared/contract.ts';
+import type { Resource } from '../../shared/serviceRecords.ts';
+import { exportSql } from '../../electron/main/export/run.ts';
+import { cacheFilePath } from '../../electron/main/paths.ts';
+import { ProfileStore } from '../../electron/main/profiles/store.ts';
+import type { ExportChildInput, ExportChildResult } from './exportChild.ts';
+import type { FloorChildInput, FloorChildResult } from './floorChild.ts';
+import { fmt, latencyStats, machine, markdownTable, mib, ROOT, runChild, startSampleApiProcess, type Metric } from './lib.ts';
+import type { QueryChildInput, QueryChildResult } from './queryChild.ts';
+import type { SyncChildInput, SyncChildResult } from './syncChild.ts';
+
+const args = process.argv.slice(2);
+const flag = (name: string): boolean => args.includes(name);
+const option = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+
+const quick = flag('--quick');
+const scales = (option('--scales') ?? (quick ? '10000' : '100000,1000000')).split(',').map((s) => Number(s.replace(/[_k]/g, (m) => (m === 'k' ? '000' : ''))));
+const sections = new Set((option('--only') ?? 'sync,queries,export,slow').split(','));
+const keep = flag('--keep');
+const writeDocs = flag('--write-docs');
+const PAGE_SIZE = 1000;
+const CONCURRENCY = 4;
+const SEED = 1;
+const benchDir = resolve(ROOT, '.bench');
+const here = import.meta.dirname;
+
+const metrics: Metric[] = [];
+const raw: Record<string, unknown> = {};
+let sectionErrors = 0;
+
+function label(n: number): string {
+  return n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n);
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+function failed(key: string, name: string, error: unknown): void {
+  sectionErrors += 1;
+  const message = (error as Error).message.replace(/\|/g, '/').slice(0, 300);
+  log(`${name}: ERROR ${message}`);
+  metrics.push({ key, name, value: null, unit: '', pass: null, note: `could not run: ${message}` });
+}
+
+function add(m: Metric): void {
+  metrics.push(m);
+}
+
+/** Adds a "value ≥ ratio × floor" metric. */
+function addRatio(key: string, name: string, value: number | null, floor: number | null, unit: string, min: number, note?: string): void {
+  const ratio = value !== null && floor !== null && floor > 0 ? value / floor : null;
+  add({ key, name, value, floor, ratio, unit, target: `ratio ≥ ${min}`, pass: ratio === null ? null : ratio >= min, note });
+}
+
+/** Adds a "value ≤ limit" metric. */
+function addMax(key: string, name: string, value: number | null, limit: number, unit: string, note?: string): void {
+  add({ key, name, value, unit, target: `≤ ${fmt(limit, unit)}`, pass: value === null || Number.isNaN(value) ? null : value <= limit, note });
+}
+
+async function timeShell(command: string, commandArgs: string[], outFile: string): Promise<number> {
+  const { openSync, closeSync } = await import('node:fs');
+  const fd = openSync(outFile, 'w');
+  const t0 = performance.now();
+  await new Promise<void>((done, reject) => {
+    const child = spawn(command, commandArgs, { stdio: ['ignore', fd, 'pipe'] });
+    let err = '';
+    child.stderr?.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? done() : reject(new Error(`${command} exited ${code}: ${err.trim()}`))));
+  });
+  const ms = performance.now() - t0;
+  closeSync(fd);
+  return ms;
+}
+
+async function floors(baseUrl: string, contacts: number, orders: number, dir: string): Promise<Record<Resource, { a: number | null; aSource: number | null; b: number | null; bDetail: FloorChildResult | null }>> {
+  const out = {} as Record<Resource, { a: number | null; aSource: number | null; b: number | null; bDetail: FloorChildResult | null }>;
+  for (const resource of ['contacts', 'orders'] as const) {
+    const rate = (r: FloorChildResult): number => (r.rows / r.ms) * 1000;
+    let a: number | null = null;
+    let aSource: number | null = null;
+    let b: number | null = null;
+    let bDetail: FloorChildResult | null = null;
+    try {
+      const input: FloorChildInput = { kind: 'fetch', parse: 'json', baseUrl, resource, pageSize: PAGE_SIZE, concurrency: CONCURRENCY };
+      a = rate((await runChild<FloorChildResult>(resolve(here, 'floorChild.ts'), input)).result);
+      aSource = rate((await runChild<FloorChildResult>(resolve(here, 'floorChild.ts'), { ...input, parse: 'source' })).result);
+    } catch (error) {
+      failed(`floor.a.${resource}`, `floor (a) ${resource}`, error);
+    }
+    const file = resolve(dir, `floor-${resource}.db`);
+    try {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+      const input: FloorChildInput = { kind: 'ingest', cacheFile: file, resource, contacts, orders, seed: SEED, pageSize: PAGE_SIZE };
+      bDetail = (await runChild<FloorChildResult>(resolve(here, 'floorChild.ts'), input)).result;
+      b = rate(bDetail);
+    } catch (error) {
+      failed(`floor.b.${resource}`, `floor (b) ${resource}`, error);
+    } finally {
+      if (!keep) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    }
+    out[resource] = { a, aSource, b, bDetail };
+    log(`floors ${resource}: (a) fetch+parse ${fmt(a)} rows/s (app page source ${fmt(aSource)}), (b) ingest ${fmt(b)} rows/s`);
+  }
+  return out;
+}
+
+async function runScale(contacts: number): Promise<void> {
+  const orders = Math.round(contacts * 0.3);
+  const s = label(contacts);
+  const dir = resolve(benchDir, `scale-${s}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const dataDir = resolve(dir, 'data');
+  const profiles = ProfileStore.open(dataDir);
+  log(`scale ${s}: ${contacts} contacts, ${orders} orders; data dir ${dataDir}`);
+  const api = await startSampleApiProcess({ contacts, orders, seed: SEED });
+  const profile = profiles.save({ name: 'Bench', environment: 'custom', baseUrl: api.baseUrl, accountId: null, pageSize: PAGE_SIZE });
+  profiles.use(profile.id);
+  const cacheFile = cacheFilePath(dataDir, profile.id);
+  mkdirSync(resolve(cacheFile, '..'), { recursive: true });
+  const scaleRaw: Record<string, unknown> = { contacts, orders };
+  raw[s] = scaleRaw;
+  let synced = false;
+  try {
+    if (sections.has('sync') || sections.has('queries') || sections.has('export')) {
+      const floor = sections.has('sync') ? await floors(api.baseUrl, contacts, orders, dir) : null;
+      scaleRaw.floors = floor;
+      try {
+        const input: SyncChildInput = { cacheFile, baseUrl: api.baseUrl, resources: ['contacts', 'orders'], pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'auto' };
+        const { result } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
+        scaleRaw.sync = result;
+        synced = result.runs.every((r) => r.outcome === 'succeeded');
+        if (!synced) throw new Error(`sync outcome: ${result.runs.map((r) => `${r.resource} ${r.outcome} ${r.error?.code ?? ''}`).join(', ')}`);
+        const c = result.timings.contacts;
+        const o = result.timings.orders;
+        const contactsMs = c?.doneMs ?? null;
+        const ordersMs = o?.doneMs !== null && o?.doneMs !== undefined && c?.doneMs ? o.doneMs - c.doneMs : null;
+        const rate = (rows: number, ms: number | null): number | null => (ms ? (rows / ms) * 1000 : null);
+        const via = result.mode === 'controller' ? 'sync worker' : 'runSync on the main thread';
+        log(`sync ${s} (${via}): contacts ${fmt(contactsMs)} ms (fetched at ${fmt(c?.fetchedMs)}, indexing ${fmt(c?.indexingMs)}), orders ${fmt(ordersMs)} ms; max event-loop delay ${fmt(result.maxEventLoopDelayMs)} ms; peak RSS ${fmt(mib(result.peakRssBytes))} MiB`);
+        for (const [resource, rows, ms] of [['contacts', contacts, contactsMs], ['orders', orders, ordersMs]] as const) {
+          const f = floor?.[resource];
+          const slower = f && f.a !== null && f.b !== null ? Math.min(f.a, f.b) : null;
+          const which = f && f.a !== null && f.b !== null ? (f.a <= f.b ? 'a: fetch+parse' : 'b: ingest') : '';
+          addRatio(`${s}.sync.${resource}.rate`, `${s}: full sync of ${resource}, end to end`, rate(rows, ms), slower, 'rows/s', 0.8, `floor = min(a, b) = ${which}`);
+          if (f) {
+            add({ key: `${s}.floor.a.${resource}`, name: `${s}: floor (a) ${resource}: fetch + parse, ${CONCURRENCY} in flight`, value: f.a, unit: 'rows/s', pass: null, note: `app page source with validation: ${fmt(f.aSource)} rows/s` });
+            add({ key: `${s}.floor.b.${resource}`, name: `${s}: floor (b) ${resource}: ingest from memory`, value: f.b, unit: 'rows/s', pass: null, note: f.bDetail ? `staging ${fmt(f.bDetail.writeMs)} ms + build/publish ${fmt(f.bDetail.buildMs)} ms` : undefined });
+          }
+        }
+        addMax(`${s}.sync.eventLoopDelay`, `${s}: main-thread event-loop delay during the sync (max)`, result.maxEventLoopDelayMs, 50, 'ms', `${via}; p99 ${fmt(result.p99EventLoopDelayMs)} ms`);
+        addMax(`${s}.sync.peakRss`, `${s}: peak RSS of the syncing process`, mib(result.peakRssBytes), 300, 'MiB', `before the sync ${fmt(mib(result.baseRssBytes))} MiB`);
+      } catch (error) {
+        failed(`${s}.sync`, `${s}: full sync`, error);
+      }
+    }
+    if (synced && sections.has('queries')) {
+      try {
+        const input: QueryChildInput = { dataDir, cacheFile, windowsPerSort: quick ? 10 : 20, perKind: quick ? 8 : 15, seed: SEED };
+        const { result } = await runChild<QueryChildResult>(resolve(here, 'queryChild.ts'), input);
+        scaleRaw.queries = result;
+        const all = latencyStats(result.typeahead.map((t) => t.ms));
+        const worst = result.typeahead.reduce((a, b) => (b.ms > a.ms ? b : a), result.typeahead[0] ?? { kind: '', search: '', ms: 0 });
+        addMax(`${s}.typeahead.p95`, `${s}: typeahead, first 100 rows + count (p95 of ${all.n})`, all.p95, 16, 'ms', `p50 ${fmt(all.p50)} ms; max ${fmt(all.max)} ms (${worst.kind} "${worst.search}")`);
+        const kinds = [...new Set(result.typeahead.map((t) => t.kind))];
+        for (const kind of kinds) {
+          const samples = result.typeahead.filter((t) => t.kind === kind);
+          const st = latencyStats(samples.map((t) => t.ms));
+          const counts = samples.map((t) => t.count);
+          add({ key: `${s}.typeahead.${kind}`, name: `${s}: · ${kind} (p95)`, value: st.p95, unit: 'ms', pass: null, note: `max ${fmt(st.max)} ms; matches ${fmt(Math.min(...counts))}–${fmt(Math.max(...counts))}${samples.some((t) => !t.exact) ? '+' : ''}` });
+        }
+        const ec = latencyStats(result.exactCountMs);
+        if (ec.n > 0) add({ key: `${s}.count.exact`, name: `${s}: exact count of capped searches (p95 of ${ec.n})`, value: ec.p95, unit: 'ms', pass: null, note: `max ${fmt(ec.max)} ms; shown after the capped count` });
+        const w = latencyStats(result.windows.map((x) => x.ms));
+        const worstWindow = result.windows.reduce((a, b) => (b.ms > a.ms ? b : a), result.windows[0] ?? { sort: '', offset: 0, ms: 0 });
+        addMax(`${s}.window.p95`, `${s}: window of 100 rows at a random offset, every sort (p95 of ${w.n})`, w.p95, 5, 'ms', `max ${fmt(w.max)} ms (${worstWindow.sort} @ ${fmt(worstWindow.offset)})`);
+        addMax(`${s}.coldOpen`, `${s}: cold open + first page of contacts`, result.coldOpenMs, 50, 'ms', `new core, database worker start, open, first query; next page ${fmt(result.secondPageMs)} ms`);
+      } catch (error) {
+        failed(`${s}.queries`, `${s}: queries`, error);
+      }
+    }
+    if (synced && sections.has('export')) {
+      const request: ExportRequest = { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } };
+      const appFile = resolve(dir, 'export-app.csv');
+      const shellFile = resolve(dir, 'export-shell.csv');
+      try {
+        const shellMs = await timeShell('sqlite3', ['-csv', '-header', cacheFile, exportSql(request).select], shellFile);
+        const input: ExportChildInput = { dataDir, path: appFile, request };
+        const { result } = await runChild<ExportChildResult>(resolve(here, 'exportChild.ts'), input);
+        scaleRaw.export = { ...result, shellMs, appBytes: statSync(appFile).size, shellBytes: statSync(shellFile).size };
+        log(`export ${s}: app ${fmt(result.ms)} ms (${fmt(mib(statSync(appFile).size))} MiB), sqlite3 shell ${fmt(shellMs)} ms (${fmt(mib(statSync(shellFile).size))} MiB)`);
+        const ratio = result.ms / shellMs;
+        add({ key: `${s}.export.time`, name: `${s}: CSV export of all contacts (${fmt(result.rows)} rows)`, value: result.ms, floor: shellMs, ratio, unit: 'ms', target: 'ratio ≤ 1.3', pass: ratio <= 1.3, note: 'floor = sqlite3 -csv shell, same SELECT and file' });
+        addMax(`${s}.export.memory`, `${s}: export peak memory growth`, mib(result.growthBytes), 150, 'MiB', `RSS before ${fmt(mib(result.baseRssBytes))} MiB`);
+        addMax(`${s}.export.eventLoopDelay`, `${s}: main-thread event-loop delay during the export (max)`, result.maxEventLoopDelayMs, 50, 'ms');
+      } catch (error) {
+        failed(`${s}.export`, `${s}: export`, error);
+      } finally {
+        if (!keep) for (const f of [appFile, shellFile]) rmSync(f, { force: true });
+      }
+    }
+  } finally {
+    await api.close();
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function slowServer(): Promise<void> {
+  // 100 pages either way: 100k contacts at 1,000 a page, or 10k at 100 a page (--quick).
+  const contacts = quick ? 10_000 : 100_000;
+  const pageSize = quick ? 100 : PAGE_SIZE;
+  const dir = resolve(benchDir, 'slow');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const api = await startSampleApiProcess({ contacts, orders: 0, latencyMs: 50, seed: SEED });
+  try {
+    const rates: Record<number, { e2e: number; fetch: number | null }> = {};
+    for (const concurrency of [1, CONCURRENCY]) {
+      const input: SyncChildInput = { cacheFile: resolve(dir, `c${concurrency}.db`), baseUrl: api.baseUrl, resources: ['contacts'], pageSize, concurrency, mode: 'auto' };
+      const { result } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
+      const t = result.timings.contacts;
+      if (!t?.doneMs) throw new Error('the slow-server sync did not finish');
+      rates[concurrency] = { e2e: (contacts / t.doneMs) * 1000, fetch: t.fetchedMs ? (contacts / (t.fetchedMs - t.startMs)) * 1000 : null };
+      log(`slow server, ${concurrency} in flight: ${fmt(t.doneMs)} ms end to end, fetch phase ${fmt(t.fetchedMs !== null ? t.fetchedMs - t.startMs : null)} ms`);
+    }
+    raw.slow = { contacts, pageSize, rates };
+    const one = rates[1];
+    const many = rates[CONCURRENCY];
+    if (one && many) {
+      addRatio('slow.rate', `slow server (+50 ms/page, ${label(contacts)} contacts, ${pageSize}/page): sync rate, ${CONCURRENCY} in flight vs 1`, many.e2e, one.e2e, 'rows/s', 3.5, 'floor = the rate with 1 in flight; end to end incl. index build');
+      addRatio('slow.fetchRate', `slow server: fetch phase only, ${CONCURRENCY} in flight vs 1`, many.fetch, one.fetch, 'rows/s', 3.5, 'printed for diagnosis: pages fetched and written, before verify/index/publish');
+      const last = metrics[metrics.length - 1];
+      if (last) last.pass = null;
+    }
+  } finally {
+    await api.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  mkdirSync(benchDir, { recursive: true });
+  log(`${quick ? 'quick' : 'full'} run at ${scales.map(label).join(', ')} contacts; sections ${[...sections].join(', ')}`);
+  for (const contacts of scales) {
+    try {
+      await runScale(contacts);
+    } catch (error) {
+      failed(`${label(contacts)}`, `scale ${label(contacts)}`, error);
+    }
+  }
+  if (sections.has('slow')) {
+    try {
+      await slowServer();
+    } catch (error) {
+      failed('slow', 'slow server', error);
+    }
+  }
+  const info = machine();
+  const table = markdownTable(metrics);
+  const seconds = (performance.now() - t0) / 1000;
+  const header = `Letterdesk benchmark, ${quick ? 'quick' : 'full'} run at ${scales.map(label).join(' + ')} contacts (orders at 30 %), ${startedAt}, ${seconds.toFixed(0)} s`;
+  const machineLine = `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryTotal} RAM (${info.memoryFree} free at the end), Node ${info.node}, ${info.platform}`;
+  console.log(`\n${header}\n${machineLine}\n\n${table}\n`);
+  const missed = metrics.filter((m) => m.pass === false).length;
+  const met = metrics.filter((m) => m.pass === true).length;
+  console.log(`targets: ${met} met, ${missed} missed${sectionErrors ? `, ${sectionErrors} sections could not run` : ''}`);
+  const json = { startedAt, seconds, mode: quick ? 'quick' : 'full', scales, pageSize: PAGE_SIZE, concurrency: CONCURRENCY, machine: info, metrics, raw };
+  writeFileSync(resolve(benchDir, 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(resolve(benchDir, 'latest.md'), `${header}\n\n${machineLine}\n\n${table}\n`);
+  if (writeDocs) writeBenchmarksDoc(header, machineLine, table, met, missed);
+  process.exitCode = sectionErrors > 0 ? 1 : 0;
+}
+
+function writeBenchmarksDoc(header: string, machineLine: string, table: string, met: number, missed: number): void {
+  const doc = `# Benchmarks
+
+Written by \`npm run bench -- --write-docs\` (test/bench/index.ts; issue 8). Each figure is compared
+with a floor measured **on the same machine in the same run**, because absolute times on a shared
+machine are noisy and ratios are not. How each figure is measured is described at the top of
+\`test/bench/index.ts\` and in each \`test/bench/*Child.ts\`; the JSON of the run is in
+\`.bench/latest.json\` (not committed).
+
+## Latest run
+
+${header}
+
+${machineLine}
+
+${table}
+
+Targets: ${met} met, ${missed} missed.
+`;
+  writeFileSync(resolve(ROOT, 'docs', 'benchmarks.md'), doc);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

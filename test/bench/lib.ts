@@ -1,0 +1,238 @@
+/**
+ * Helpers shared by the benchmark (test/bench/index.ts) and its child processes: statistics, the
+ * result table, child processes that report one JSON result, the sample API in its own process,
+ * and memory readings from /proc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, freemem, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** Repository root. */
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+
+/** Prefix of the one line a bench child prints with its JSON result. */
+export const RESULT_MARK = 'BENCH_RESULT ';
+
+/** One row of the result table. `floor`/`ratio`/`target` are null where the metric has none. */
+export interface Metric {
+  /** Stable key for the JSON output, e.g. `sync.contacts.rate`. */
+  key: string;
+  /** What is measured, as shown in the table. */
+  name: string;
+  value: number | null;
+  unit: string;
+  /** The floor (or reference) the value is compared with, in the same unit. */
+  floor?: number | null;
+  ratio?: number | null;
+  /** The target in words, e.g. `ratio ≥ 0.8`. */
+  target?: string;
+  /** true = met, false = missed, null = printed only (no target, or not measured). */
+  pass: boolean | null;
+  /** Why a figure is missing or what it includes. */
+  note?: string;
+}
+
+/** Sorted copy. */
+function sorted(values: readonly number[]): number[] {
+  return [...values].sort((a, b) => a - b);
+}
+
+/**
+ * Percentile by nearest rank.
+ * @param values samples (any order)
+ * @param p 0…100
+ * @returns NaN for no samples
+ */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const s = sorted(values);
+  const rank = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[rank] as number;
+}
+
+/** p50, p95 and max of samples in ms. */
+export function latencyStats(values: readonly number[]): { p50: number; p95: number; max: number; n: number } {
+  return { p50: percentile(values, 50), p95: percentile(values, 95), max: values.length ? Math.max(...values) : Number.NaN, n: values.length };
+}
+
+/** Formats a number for the table: thousands separators, sensible decimals. */
+export function fmt(value: number | null | undefined, unit = ''): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—';
+  const abs = Math.abs(value);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+  const text = value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+  return unit ? `${text} ${unit}` : text;
+}
+
+/** The markdown table of the issue: metric, value, floor, ratio, target, pass/fail. */
+export function markdownTable(metrics: readonly Metric[]): string {
+  const lines = ['| metric | value | floor | ratio | target | result |', '|---|---:|---:|---:|---|---|'];
+  for (const m of metrics) {
+    const result = m.pass === null ? (m.value === null ? 'not measured' : 'printed') : m.pass ? 'pass' : '**FAIL**';
+    const name = m.note ? `${m.name} <sub>(${m.note})</sub>` : m.name;
+    lines.push(`| ${name} | ${fmt(m.value, m.unit)} | ${m.floor === undefined ? '' : fmt(m.floor, m.unit)} | ${m.ratio === undefined || m.ratio === null ? '' : m.ratio.toFixed(2)} | ${m.target ?? ''} | ${result} |`);
+  }
+  return lines.join('\n');
+}
+
+/** Peak resident set size (VmHWM) of a process in bytes, or null when /proc is not readable. */
+export function peakRss(pid: number | 'self' = 'self'): number | null {
+  try {
+    const match = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples `process.memoryUsage().rss` every `everyMs`; `stop()` returns the largest value seen. */
+export function rssSampler(everyMs = 20): { stop(): number; readonly max: number } {
+  let max = process.memoryUsage().rss;
+  const timer = setInterval(() => {
+    const rss = process.memoryUsage().rss;
+    if (rss > max) max = rss;
+  }, everyMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      max = Math.max(max, process.memoryUsage().rss);
+      return max;
+    },
+    get max() {
+      return max;
+    },
+  };
+}
+
+/** Description of the machine for docs/benchmarks.md. */
+export function machine(): Record<string, string | number> {
+  let model = cpus()[0]?.model ?? 'unknown';
+  try {
+    const m = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    if (m?.[1]) model = m[1].trim();
+  } catch {
+    /* not Linux */
+  }
+  return {
+    cpu: model,
+    cores: cpus().length,
+    memoryTotal: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    memoryFree: `${(freemem() / 2 ** 30).toFixed(1)} GiB`,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+/** True when a repository file exists (modules that are landing while the benchmark is written). */
+export function hasModule(relativePath: string): boolean {
+  return existsSync(resolve(ROOT, relativePath));
+}
+
+/**
+ * Imports a repository module by path without a static import, so that the benchmark still type
+ * checks and runs while the module does not exist yet.
+ * @returns the module namespace, or null when the file is missing
+ */
+export async function importOptional<T>(relativePath: string): Promise<T | null> {
+  const file = resolve(ROOT, relativePath);
+  if (!existsSync(file)) return null;
+  return (await import(pathToFileURL(file).href)) as T;
+}
+
+/** Result of {@link runChild}. */
+export interface ChildResult<T> {
+  result: T;
+  /** VmHWM of the child read just before it exited (the child reports it itself). */
+  wallMs: number;
+}
+
+/**
+ * Runs `node <script> <json>` and returns the JSON the child printed on its {@link RESULT_MARK}
+ * line. The child's other output is passed through to stderr, indented.
+ * @throws Error with the child's stderr tail when it exits non-zero or prints no result
+ */
+export function runChild<T>(script: string, input: unknown, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<ChildResult<T>> {
+  const started = performance.now();
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, JSON.stringify(input)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+      if (err.length > 20_000) err = err.slice(-10_000);
+    });
+    const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : null;
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      const line = out.split('\n').find((l) => l.startsWith(RESULT_MARK));
+      if (code !== 0 || !line) {
+        reject(new Error(`${script} exited ${code ?? signal}${line ? '' : ' without a result'}: ${err.trim().split('\n').slice(-8).join(' | ')}`));
+        return;
+      }
+      resolvePromise({ result: JSON.parse(line.slice(RESULT_MARK.length)) as T, wallMs: performance.now() - started });
+    });
+  });
+}
+
+/** Prints a child's result line (used by the child scripts). */
+export function report(result: unknown): void {
+  process.stdout.write(`${RESULT_MARK}${JSON.stringify(result)}\n`);
+}
+
+/** A sample API running in its own process. */
+export interface SampleApiProcess {
+  baseUrl: string;
+  pid: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the loopback sample API in a child process (so that generating and serialising pages
+ * does not run on the measured process's event loop) and waits for its base URL.
+ * @param options rows and the latency added to every answer
+ */
+export function startSampleApiProcess(options: { contacts: number; orders: number; latencyMs?: number; seed?: number }): Promise<SampleApiProcess> {
+  const args = [
+    resolve(ROOT, 'electron/main/sampleApi/server.ts'),
+    '--contacts', String(options.contacts),
+    '--orders', String(options.orders),
+    '--seed', String(options.seed ?? 1),
+    '--max-page-size', '1000',
+  ];
+  if (options.latencyMs) args.push('--latency-ms', String(options.latencyMs));
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolvePromise, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr?.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const m = /(http:\/\/\S+\/api\/v1)/.exec(out);
+      if (m?.[1]) {
+        child.stdout?.removeAllListeners('data');
+        child.stdout?.resume();
+        resolvePromise({
+          baseUrl: m[1],
+          pid: child.pid ?? 0,
+          close: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`sample API exited ${code}: ${err.trim()}`)));
+  });
+}
+
+/** Resolves after `ms`. */
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Bytes → MiB, one decimal. */
+export const mib = (bytes: number | null): number | null => (bytes === null ? null : Math.round((bytes / 2 ** 20) * 10) / 10);

@@ -1,0 +1,171 @@
+/**
+ * Benchmark child: the interactive reads of issue 8, through the real handler table (core.ts +
+ * handlers.ts + `dispatchCall`) and the database worker, in a fresh process that plays the Electron
+ * main process. Usage: `node test/bench/queryChild.ts '<json QueryChildInput>'`.
+ *
+ *  1. cold open: a new core, then the first page of the contacts view (database worker start,
+ *     open + checks, first query);
+ *  2. typeahead: 1-, 2- and 3-letter prefixes, common words, rare words, phone digits, and a search
+ *     with a filter, each answered as the table shows it (first 100 rows with the capped count);
+ *     the words come from the cache itself (seeded picks), so every scale gets real matches;
+ *  3. windows of 100 rows at random offsets of the unfiltered contacts view, for every sort column
+ *     in both directions.
+ * Times are per call, measured around `dispatchCall` (validation, handler, worker round trip).
+ */
+import Database from 'better-sqlite3';
+import type { ContactQuery } from '../../shared/query.ts';
+import { CONTACT_SORT_COLUMNS } from '../../shared/query.ts';
+import { createCore, type PlatformServices } from '../../electron/main/core.ts';
+import { createHandlers } from '../../electron/main/handlers.ts';
+import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
+import { report } from './lib.ts';
+
+/** Input of the child. */
+export interface QueryChildInput {
+  dataDir: string;
+  /** The cache file of the active profile (read directly to pick search words). */
+  cacheFile: string;
+  /** Random offsets per sort column and direction. */
+  windowsPerSort: number;
+  /** Queries per typeahead kind. */
+  perKind: number;
+  seed: number;
+}
+
+/** One timed typeahead call. */
+export interface TypeaheadSample {
+  kind: string;
+  search: string;
+  filter: boolean;
+  ms: number;
+  rows: number;
+  count: number;
+  exact: boolean;
+}
+
+/** What the child prints. */
+export interface QueryChildResult {
+  rows: number;
+  coldOpenMs: number;
+  /** Second call right after the cold open (warm worker), ms. */
+  secondPageMs: number;
+  typeahead: TypeaheadSample[];
+  /** Exact counts (countContacts) of the same searches, ms, printed for information. */
+  exactCountMs: number[];
+  windows: { sort: string; offset: number; ms: number; rows: number }[];
+}
+
+/** Small seeded generator (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Picked {
+  kind: string;
+  search: string;
+  filter?: Partial<ContactQuery>;
+}
+
+/** Picks search inputs from real rows of the cache (read-only, outside the timed part). */
+function pickQueries(file: string, perKind: number, random: () => number): { rows: number; picks: Picked[] } {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const n = (db.prepare('SELECT max(rowid) AS n FROM contacts').get() as { n: number | null }).n ?? 0;
+  const at = db.prepare('SELECT first_name, last_name, email, phone_digits, city, state, company_name FROM contacts WHERE rowid = ?');
+  const row = (): Record<string, string | null> => (at.get(1 + Math.floor(random() * Math.max(1, n))) ?? {}) as Record<string, string | null>;
+  const words = (s: string | null | undefined): string[] => (s ?? '').split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4);
+  const picks: Picked[] = [];
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  for (let i = 0; i < perKind; i++) picks.push({ kind: '1-letter prefix', search: letters[Math.floor(random() * 26)] as string });
+  for (let i = 0; i < perKind; i++) picks.push({ kind: '2-letter prefix', search: (row().last_name ?? 'sm').slice(0, 2).toLowerCase() });
+  for (let i = 0; i < perKind; i++) picks.push({ kind: '3-letter prefix', search: (row().first_name ?? 'jen').slice(0, 3).toLowerCase() });
+  // Common: city or company words (shared by thousands of rows at 1M); rare: the email's numbered
+  // local part or a full name pair (a handful of rows).
+  for (let i = 0; i < perKind; i++) {
+    const r = row();
+    const w = i % 2 === 0 ? words(r.city)[0] : words(r.company_name)[0];
+    picks.push({ kind: 'common word', search: w ?? 'land' });
+  }
+  for (let i = 0; i < perKind; i++) {
+    const r = row();
+    const local = (r.email ?? '').split('@')[0] ?? '';
+    picks.push({ kind: 'rare word', search: local.length > 3 ? local : `${r.first_name ?? ''} ${r.last_name ?? ''}` });
+  }
+  for (let i = 0; i < perKind; i++) {
+    const digits = row().phone_digits ?? '5551234';
+    picks.push({ kind: 'phone digits', search: digits.slice(0, 6 + (i % 3)) });
+  }
+  for (let i = 0; i < perKind; i++) {
+    const r = row();
+    picks.push({ kind: 'search + filter', search: (r.last_name ?? 'sm').slice(0, 3).toLowerCase(), filter: { states: [r.state ?? 'Texas'], verified: ['yes'] } });
+  }
+  db.close();
+  return { rows: n, picks };
+}
+
+async function main(): Promise<void> {
+  const input = JSON.parse(process.argv[2] ?? '{}') as QueryChildInput;
+  const random = rng(input.seed);
+  const { rows, picks } = pickQueries(input.cacheFile, input.perKind, random);
+
+  const platform: PlatformServices = {
+    showSaveDialog: async () => null,
+    showItemInFolder: () => {},
+    openExternal: async () => {},
+    setProgress: () => {},
+  };
+  const t0 = performance.now();
+  const core = createCore({ dataDir: input.dataDir, version: 'bench', logFile: null, platform, emit: () => {}, keychain: 'session-only', autoSyncAfterMinutes: 0 });
+  const handlers = createHandlers(core);
+  const call = async (name: string, payload: unknown): Promise<{ ms: number; value: unknown }> => {
+    const t = performance.now();
+    const result = await dispatchCall(handlers, name, payload);
+    const ms = performance.now() - t;
+    if (!result.ok) throw new Error(`${name} failed: ${result.error.code} ${result.error.message}`);
+    return { ms, value: result.value };
+  };
+  await call('queryContacts', { query: {}, window: { offset: 0, limit: 100 } });
+  const coldOpenMs = performance.now() - t0;
+  const second = await call('queryContacts', { query: {}, window: { offset: 100, limit: 100 } });
+
+  // A few untimed warm-up searches (statement cache, worker JIT), unrelated to the measured ones.
+  for (const search of ['zz', 'qu', 'x']) await call('queryContacts', { query: { search }, window: { offset: 0, limit: 100 } });
+
+  const typeahead: TypeaheadSample[] = [];
+  const exactCountMs: number[] = [];
+  for (const p of picks) {
+    const query: ContactQuery = { search: p.search, ...(p.filter ?? {}) };
+    const { ms, value } = await call('queryContacts', { query, window: { offset: 0, limit: 100 } });
+    const page = value as { rows: unknown[]; total: { count: number; exact: boolean } };
+    typeahead.push({ kind: p.kind, search: p.search, filter: p.filter !== undefined, ms, rows: page.rows.length, count: page.total.count, exact: page.total.exact });
+    if (!page.total.exact) exactCountMs.push((await call('countContacts', { query })).ms);
+  }
+
+  const windows: QueryChildResult['windows'] = [];
+  for (const column of CONTACT_SORT_COLUMNS) {
+    for (const direction of ['asc', 'desc'] as const) {
+      for (let i = 0; i < input.windowsPerSort; i++) {
+        const offset = Math.floor(random() * Math.max(1, rows - 100));
+        const { ms, value } = await call('queryContacts', { query: { sort: { column, direction } }, window: { offset, limit: 100 } });
+        windows.push({ sort: `${column} ${direction}`, offset, ms, rows: (value as { rows: unknown[] }).rows.length });
+      }
+    }
+  }
+  await core.close();
+  const result: QueryChildResult = { rows, coldOpenMs, secondPageMs: second.ms, typeahead, exactCountMs, windows };
+  report(result);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
