@@ -17,6 +17,7 @@ import keytar from 'keytar';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tokensFromEnv } from '../../electron/main/credentials/env.ts';
 import { CredentialStore, KEYCHAIN_SERVICE } from '../../electron/main/credentials/store.ts';
+import { sessionBusAnswers } from '../../electron/main/credentials/keychain.ts';
 import { redact } from '../../electron/main/log.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 import { removeProfileAndCredentials } from '../../electron/main/profiles/remove.ts';
@@ -73,6 +74,37 @@ describe('tokensFromEnv', () => {
     const access = token('env-access');
     tokensFromEnv({ LETTERDESK_ACCESS_TOKEN: access });
     expect(redact(`sending ${access}`)).toBe('sending [redacted]');
+  });
+});
+
+describe('sessionBusAnswers (the pre-check that keeps keytar off a silent bus)', () => {
+  it('tells a silent bus from one that answers the auth handshake, and leaves other cases to keytar', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'letterdesk-bus-'));
+    const received: string[] = [];
+    const talking = net.createServer((socket) => {
+      socket.on('data', (chunk) => {
+        received.push(chunk.toString('latin1'));
+        socket.write('OK 1234deadbeef\r\n');
+      });
+    });
+    const silent = net.createServer(() => {});
+    try {
+      await new Promise<void>((resolve) => talking.listen(path.join(dir, 'talking'), resolve));
+      await new Promise<void>((resolve) => silent.listen(path.join(dir, 'silent'), resolve));
+      expect(await sessionBusAnswers(`unix:path=${path.join(dir, 'talking')},guid=abc`, 1000)).toBe(true);
+      expect(received.join('')).toMatch(/^\0AUTH EXTERNAL [0-9a-f]+\r\n$/);
+      const started = Date.now();
+      expect(await sessionBusAnswers(`unix:path=${path.join(dir, 'silent')}`, 300)).toBe(false);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(await sessionBusAnswers(`tcp:host=127.0.0.1,port=1;unix:path=${path.join(dir, 'silent')}`, 300)).toBe(false);
+      expect(await sessionBusAnswers(`unix:path=${path.join(dir, 'none')}`, 300)).toBe(true);
+      expect(await sessionBusAnswers('tcp:host=127.0.0.1,port=1', 300)).toBe(true);
+      expect(await sessionBusAnswers(undefined, 300)).toBe(true);
+    } finally {
+      talking.close();
+      silent.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -272,8 +304,8 @@ interface ChildSetup {
   timeoutMs: number;
 }
 
-/** Runs the child; resolves on its JSON line (then kills it: a stuck keytar call can keep it alive). */
-function runChild(setup: ChildSetup, tokens: { access: string; refresh: string }): Promise<{ result: ChildResult; stderr: string }> {
+/** Runs the child to its end; resolves with its JSON line, stderr and exit code. */
+function runChild(setup: ChildSetup, tokens: { access: string; refresh: string }): Promise<{ result: ChildResult; stderr: string; code: number | null }> {
   const home = setup.home ?? setup.dataDir;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -296,28 +328,18 @@ function runChild(setup: ChildSetup, tokens: { access: string; refresh: string }
     const child = spawn(command!, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    // A keytar call stuck on a broken bus would keep the child from exiting: that is a failure.
     const killer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`the child did not answer in 20 s; stderr: ${stderr}`));
+      reject(new Error(`the child did not finish in 20 s; stdout: ${stdout.slice(0, 300)}; stderr: ${stderr.slice(0, 2000)}`));
     }, 20_000);
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('close', (code) => {
+      clearTimeout(killer);
       const line = stdout.split('\n').find((l) => l.startsWith('{'));
-      if (line && stdout.includes('\n')) {
-        clearTimeout(killer);
-        // Give the logger a moment to flush, then stop the child even if a keytar call is stuck.
-        setTimeout(() => {
-          if (setup.wrap === undefined) child.kill('SIGKILL');
-          resolve({ result: JSON.parse(line) as ChildResult, stderr });
-        }, 300);
-      }
-    });
-    child.on('exit', (code) => {
-      if (!stdout.includes('\n')) {
-        clearTimeout(killer);
-        reject(new Error(`the child exited with ${code} without a result; stderr: ${stderr}`));
-      }
+      if (line === undefined) reject(new Error(`the child exited with ${code} without a result; stderr: ${stderr.slice(0, 2000)}`));
+      else resolve({ result: JSON.parse(line) as ChildResult, stderr, code });
     });
   });
 }
@@ -350,7 +372,8 @@ describe('without a usable keychain', () => {
   });
 
   it('with no D-Bus: a clear error naming cause and fix, the in-memory path, and nothing on disk', async () => {
-    const { result, stderr } = await runChild({ dataDir, dbusAddress: `unix:path=${path.join(dataDir, 'no-such-bus')}`, timeoutMs: 5000 }, tokens);
+    const { result, stderr, code } = await runChild({ dataDir, dbusAddress: `unix:path=${path.join(dataDir, 'no-such-bus')}`, timeoutMs: 5000 }, tokens);
+    expect(code).toBe(0);
 
     expect(result.problem.value).toMatch(/No D-Bus session bus is reachable.*gnome-keyring.*session only/s);
     expect(result.saveToKeychain.error).toEqual({ code: 'KEYCHAIN_UNAVAILABLE', message: expect.stringMatching(/^The tokens were not saved\. No D-Bus session bus/) });
@@ -371,13 +394,15 @@ describe('without a usable keychain', () => {
     expect(log).toMatch(/child: using access token \[redacted\] and refresh \[redacted\]/);
   });
 
-  it('with a D-Bus that never answers: a timeout, then immediate failures, and the in-memory path', async () => {
+  it('with a D-Bus that never answers: caught before keytar is called, then immediate failures, the in-memory path, a normal exit', async () => {
     const socketPath = path.join(dataDir, 'silent-bus');
     const silent = net.createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(socketPath, resolve));
     try {
-      const { result, stderr } = await runChild({ dataDir, dbusAddress: `unix:path=${socketPath}`, timeoutMs: 700 }, tokens);
-      expect(result.problem.value).toMatch(/did not answer within 1 s.*gnome-keyring.*session only/s);
+      const { result, stderr, code } = await runChild({ dataDir, dbusAddress: `unix:path=${socketPath}`, timeoutMs: 700 }, tokens);
+      // keytar was never called on the silent bus, so nothing is stuck and the child exits normally.
+      expect(code).toBe(0);
+      expect(result.problem.value).toMatch(/session bus accepts connections but did not answer within 1 s.*DBUS_SESSION_BUS_ADDRESS.*session only/s);
       expect(result.problem.ms).toBeGreaterThanOrEqual(650);
       expect(result.problem.ms).toBeLessThan(5000);
       // While the stuck call has not returned, later calls fail at once instead of piling up.

@@ -8,6 +8,7 @@
  *   and four of them would stall all file I/O in the process).
  * - Failures are translated into a message that names the cause and the fix.
  */
+import net from 'node:net';
 import type * as KeytarModule from 'keytar';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { redact } from '../log.ts';
@@ -42,6 +43,56 @@ class KeychainLoadError extends Error {
 
 class KeychainTimeout extends Error {}
 
+/** The session bus accepted a connection but never answered the authentication handshake. */
+class SilentBus extends Error {}
+
+/**
+ * Checks, without libdbus, that the D-Bus session bus answers at all. A keytar call against a bus
+ * that accepts connections but never speaks blocks its thread forever, and Node then cannot even
+ * exit (it joins its worker threads on exit), so such a bus must be caught before keytar is called.
+ * @param address `DBUS_SESSION_BUS_ADDRESS` (only `unix:path=` and `unix:abstract=` are probed)
+ * @returns true when the bus answered or cannot be probed here (keytar then reports any error
+ *   itself, quickly); false when it stayed silent for `timeoutMs`
+ */
+export function sessionBusAnswers(address: string | undefined, timeoutMs: number): Promise<boolean> {
+  const entry = (address ?? '').split(';').find((e) => /^unix:.*\b(path|abstract)=/.test(e));
+  if (entry === undefined) return Promise.resolve(true);
+  const params = new Map(
+    entry
+      .slice('unix:'.length)
+      .split(',')
+      .map((kv) => {
+        const at = kv.indexOf('=');
+        return [kv.slice(0, at), decodeURIComponent(kv.slice(at + 1))] as const;
+      }),
+  );
+  const abstract = params.get('abstract');
+  const socketPath = abstract !== undefined ? `\0${abstract}` : params.get('path');
+  if (socketPath === undefined) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const socket = net.connect(socketPath);
+    const done = (answered: boolean): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answered);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.on('connect', () => {
+      const uid = typeof process.getuid === 'function' ? String(process.getuid()) : '0';
+      socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid).toString('hex')}\r\n`);
+    });
+    socket.on('data', () => done(true)); // any reply (OK, REJECTED, ERROR) means the bus is alive
+    socket.on('error', () => done(true)); // no bus at all: keytar says so at once
+    socket.on('close', () => done(true));
+  });
+}
+
+/** When the session bus last answered {@link sessionBusAnswers} (ms since epoch), per address. */
+const busAnsweredAt = new Map<string, number>();
+/** When the session bus was last found silent, per address. */
+const busSilentAt = new Map<string, number>();
+const BUS_CHECK_VALID_MS = 30_000;
+
 /**
  * Turns a keytar failure into a sentence that says what is wrong and how to fix it.
  * @param error what keytar threw (or a load/timeout marker)
@@ -59,6 +110,12 @@ export function describeKeychainFailure(error: unknown, platform: NodeJS.Platfor
   if (platform === 'win32') {
     if (error instanceof KeychainTimeout) return `Windows Credential Manager did not answer within ${Math.round(timeoutMs / 1000)} s. Try again; if it keeps happening, restart Windows. ${SESSION_HINT}`;
     return `Windows Credential Manager refused the request (${raw}). Check that Credential Manager works for your account, then try again. ${SESSION_HINT}`;
+  }
+  if (error instanceof SilentBus) {
+    return (
+      `The D-Bus session bus accepts connections but did not answer within ${Math.round(timeoutMs / 1000)} s, so the Secret Service keychain cannot be used. ` +
+      `Check DBUS_SESSION_BUS_ADDRESS (it may point at a stale session), or log out and in again; see docs/credentials.md. ${SESSION_HINT}`
+    );
   }
   if (error instanceof KeychainTimeout) {
     return (
@@ -192,6 +249,19 @@ export class Keychain {
     return head === null ? 0 : partsOf(head);
   }
 
+  async #checkBus(): Promise<void> {
+    const address = process.env.DBUS_SESSION_BUS_ADDRESS ?? '';
+    if (Date.now() - (busAnsweredAt.get(address) ?? 0) < BUS_CHECK_VALID_MS) return;
+    // A silent bus is not asked again for a while: every call would otherwise wait the full timeout.
+    if (Date.now() - (busSilentAt.get(address) ?? 0) < BUS_CHECK_VALID_MS) throw new SilentBus('the session bus did not answer');
+    if (!(await sessionBusAnswers(address, this.timeoutMs))) {
+      busSilentAt.set(address, Date.now());
+      throw new SilentBus('the session bus did not answer');
+    }
+    busSilentAt.delete(address);
+    busAnsweredAt.set(address, Date.now());
+  }
+
   async #call<T>(run: (keytar: KeytarApi) => Promise<T>): Promise<T> {
     if (stuck !== null) {
       throw new LetterdeskError('KEYCHAIN_UNAVAILABLE', describeKeychainFailure(new KeychainTimeout(), process.platform, this.timeoutMs));
@@ -199,6 +269,7 @@ export class Keychain {
     let timer: NodeJS.Timeout | undefined;
     try {
       const keytar = await loadKeytar();
+      if (process.platform !== 'darwin' && process.platform !== 'win32') await this.#checkBus();
       const pending = run(keytar);
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
