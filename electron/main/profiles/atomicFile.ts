@@ -11,6 +11,23 @@ function errno(error: unknown): string | undefined {
 }
 
 /**
+ * On Windows a rename over a file that another process (an antivirus scanner, the other Letterdesk
+ * process reading it) holds open fails for a moment with EPERM/EBUSY: retry briefly.
+ */
+function renameWithRetry(from: string, to: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.renameSync(from, to);
+      return;
+    } catch (error) {
+      const code = errno(error);
+      if (process.platform !== 'win32' || attempt >= 10 || (code !== 'EPERM' && code !== 'EBUSY' && code !== 'EACCES')) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20 * (attempt + 1));
+    }
+  }
+}
+
+/**
  * Replaces `file` with `text` so that readers see either the old or the new content, never a
  * mix: write a temporary file in the same folder, fsync it, rename it over the target, fsync the folder.
  * @param file absolute path; its folder is created (mode 0700) when missing
@@ -29,7 +46,7 @@ export function writeFileAtomicSync(file: string, text: string): void {
     } finally {
       fs.closeSync(fd);
     }
-    fs.renameSync(tmp, file);
+    renameWithRetry(tmp, file);
   } catch (error) {
     fs.rmSync(tmp, { force: true });
     if (errno(error) === 'ENOSPC') {
