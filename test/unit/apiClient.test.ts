@@ -2,6 +2,7 @@
 // the result as the spec says (expected sets computed here from the records themselves), headers,
 // validation with pass-through, and the one parameter encoding.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
 import { createApiClient, type ApiClient, type ApiPage, type ContactListParams, type OrderListParams } from '../../electron/main/api/client.ts';
 import { encodeContactParams, encodeOrderParams } from '../../electron/main/api/params.ts';
 import { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, type SampleApi } from '../../electron/main/sampleApi/server.ts';
@@ -195,7 +196,6 @@ describe('API client: §4.2 orders parameters', () => {
 
 describe('API client: headers', () => {
   it('sends bearer on both endpoints and refreshtoken on contacts only', async () => {
-    const { default: http } = await import('node:http');
     const seen: Record<string, http.IncomingHttpHeaders> = {};
     const server = http.createServer((req, res) => {
       seen[req.url!.split('?')[0]!] = req.headers;

@@ -6,7 +6,19 @@ import { SUCCESS_MESSAGE } from '../../shared/serviceRecords.ts';
 
 const auth = { authorization: `Bearer ${SAMPLE_ACCESS_TOKEN}`, refreshtoken: SAMPLE_REFRESH_TOKEN };
 
-async function get(api: SampleApi, path: string, headers: Record<string, string> = auth): Promise<{ status: number; body: any; headers: Headers }> {
+interface Row {
+  id: string;
+  meta?: { account_id: string };
+  propertyAddresses?: unknown[];
+}
+interface Body {
+  message: string;
+  error?: string;
+  parameter?: string;
+  data: { count: number; rows: Row[] };
+}
+
+async function get(api: SampleApi, path: string, headers: Record<string, string> = auth): Promise<{ status: number; body: Body; headers: Headers }> {
   const res = await fetch(`${api.baseUrl}${path}`, { headers });
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text), headers: res.headers };
@@ -27,14 +39,14 @@ describe('sample API server', () => {
     expect(c.body.message).toBe(SUCCESS_MESSAGE);
     expect(c.body.data.count).toBe(2000);
     expect(c.body.data.rows).toHaveLength(10); // §4.1 default pageSize 10, page 0
-    expect(c.body.data.rows[0].id).toBe(api.dataset.contactAt(0).id);
+    expect(c.body.data.rows[0]?.id).toBe(api.dataset.contactAt(0).id);
     const o = await get(api, '/orders/?page=0&pageSize=3', { authorization: auth.authorization });
     expect(o.status).toBe(200);
     expect(o.body.data.count).toBe(400);
     expect(o.body.data.rows.map((r: { id: string }) => r.id)).toEqual(api.dataset.ordersFrom(0, 3).map((r) => r.id));
     // with and without the trailing slash
     expect((await get(api, '/orders?page=0&pageSize=1')).status).toBe(200);
-    expect((await get(api, '/contacts/?page=1&pageSize=2')).body.data.rows[0].id).toBe(api.dataset.contactAt(2).id);
+    expect((await get(api, '/contacts/?page=1&pageSize=2')).body.data.rows[0]?.id).toBe(api.dataset.contactAt(2).id);
     expect((await get(api, '/nothing')).status).toBe(404);
   });
 
@@ -133,14 +145,14 @@ describe('sample API server', () => {
     const without = await get(api, '/contacts?pageSize=20');
     const withIt = await get(api, '/contacts?pageSize=20&withPropertyAddresses=true');
     expect(without.body.data.rows.every((r: object) => !('propertyAddresses' in r))).toBe(true);
-    expect(withIt.body.data.rows.every((r: { propertyAddresses: unknown }) => Array.isArray(r.propertyAddresses))).toBe(true);
-    expect(withIt.body.data.rows.some((r: { propertyAddresses: unknown[] }) => r.propertyAddresses.length > 0)).toBe(true);
+    expect(withIt.body.data.rows.every((r) => Array.isArray(r.propertyAddresses))).toBe(true);
+    expect(withIt.body.data.rows.some((r) => (r.propertyAddresses?.length ?? 0) > 0)).toBe(true);
   });
 
   it('ignores a request body and answers 405 to other methods', async () => {
     const res = await fetch(`${api.baseUrl}/contacts`, { method: 'POST', headers: auth, body: '{}' });
     expect(res.status).toBe(405);
-    expect((await res.json()).error).toBe('METHOD_NOT_ALLOWED');
+    expect(((await res.json()) as Body).error).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('refuses to listen anywhere but loopback', async () => {
@@ -155,9 +167,9 @@ describe('sample API server', () => {
       expect(performance.now() - t).toBeLessThan(2000);
       const last = await get(big, '/contacts?page=99&pageSize=1000');
       expect(last.body.data.rows).toHaveLength(1000);
-      expect(last.body.data.rows.at(-1).id).toBe('10000001');
+      expect(last.body.data.rows.at(-1)?.id).toBe('10000001');
       const mid = await get(big, '/orders/?page=12345&pageSize=1');
-      expect(mid.body.data.rows[0].id).toBe(big.dataset.orderAt(12345).id);
+      expect(mid.body.data.rows[0]?.id).toBe(big.dataset.orderAt(12345).id);
       const t2 = performance.now();
       const scoped = await get(big, '/contacts?pageSize=1000&page=3&meta.account_id=acct-1002');
       expect(performance.now() - t2).toBeLessThan(1500);
@@ -183,10 +195,10 @@ describe('sample API server', () => {
       const url = /(http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(line)?.[1];
       expect(url).toBeDefined();
       const res = await fetch(`${url}/contacts?page=4999&pageSize=20`, { headers: auth });
-      const body = await res.json();
+      const body = (await res.json()) as Body;
       expect(body.data.count).toBe(100_000);
       expect(body.data.rows).toHaveLength(20);
-      expect(body.data.rows.at(-1).id).toBe('10000001');
+      expect(body.data.rows.at(-1)?.id).toBe('10000001');
     } finally {
       child.kill('SIGTERM');
     }

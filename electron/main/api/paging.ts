@@ -5,9 +5,11 @@
  *
  * Capped page size: when the first page returns r rows, fewer than the `pageSize` asked, although
  * more rows exist (`count` > offset + r), the server is taken to cap the page size at r and the
- * remaining pages are asked for with pageSize r, continuing from row offset + r (rounded down to a
- * page boundary of r: a few rows may be read twice when the start offset is not a multiple of r;
- * consumers de-duplicate by id). `onPageSizeCapped` reports it.
+ * remaining pages are asked for with pageSize r. When that happens on a resumed read
+ * (`startPage` > 0) the first page is not yielded, since a capping server may have taken its offset as
+ * startPage × r rather than startPage × pageSize; reading restarts at page ⌊startPage × pageSize / r⌋
+ * of size r instead (no row skipped). `onPageSizeCapped` reports the cap. Yielded pages carry their
+ * own `page`, `pageSize` and `offset`.
  * Later short pages (drift: rows deleted while paging) are yielded as they are, with `short: true`;
  * the sync engine compares ids seen with `count` and repairs.
  */
@@ -65,6 +67,9 @@ export async function* fetchAllPages<R extends Resource>(options: FetchAllPagesO
     return client.listOrders({ ...(options.params as ParamsOf<'orders'>), page, pageSize: size }, opts) as Promise<ApiPage<RecordOf<R>>>;
   };
 
+  const checkCancelled = () => {
+    if (options.signal?.aborted) throw new LetterdeskError('CANCELLED', `Reading the ${resource} was cancelled.`);
+  };
   const inflight = new Map<number, Promise<ApiPage<RecordOf<R>>>>();
   try {
     const first = await fetchPage(startPage, pageSize);
@@ -72,12 +77,19 @@ export async function* fetchAllPages<R extends Resource>(options: FetchAllPagesO
     let size = pageSize;
     let nextPage = startPage + 1;
     const served = first.records.length;
-    if (served > 0 && served < pageSize && first.count > first.offset + served) {
+    const capped = served > 0 && served < pageSize && first.count > first.offset + served;
+    if (capped) {
       size = served;
-      nextPage = Math.floor((first.offset + served) / size);
       options.onPageSizeCapped?.(served, pageSize);
     }
-    yield first;
+    if (capped && startPage > 0) {
+      // Which rows the server returned is ambiguous (offset startPage × pageSize, or × its cap?):
+      // drop them and re-read from the wanted offset in units of the cap.
+      nextPage = Math.floor((startPage * pageSize) / size);
+    } else {
+      checkCancelled();
+      yield first;
+    }
     const lastPage = first.count === 0 ? -1 : Math.ceil(first.count / size) - 1;
     let launch = nextPage;
     const fill = () => {
@@ -93,6 +105,7 @@ export async function* fetchAllPages<R extends Resource>(options: FetchAllPagesO
       const result = await (inflight.get(page) as Promise<ApiPage<RecordOf<R>>>);
       inflight.delete(page);
       fill();
+      checkCancelled();
       yield result;
     }
   } finally {
