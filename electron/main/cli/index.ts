@@ -1,0 +1,20 @@
+/**
+ * Entry point of the `letterdesk` command line: `npm run cli -- …` runs this file with Node ≥ 22
+ * (type stripping), `bin/letterdesk.js` launches it after `npm link`. See docs/cli.md.
+ */
+import password from '@inquirer/password';
+import { runCli, type CliIo } from './program.ts';
+
+const io: CliIo = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
+  env: process.env,
+  cwd: process.cwd(),
+  // Nothing is echoed (mask: false) and the answer never reaches argv or shell history.
+  promptSecret: (message) => password({ message, mask: false }, { output: process.stderr }),
+};
+
+const code = await runCli(process.argv.slice(2), io);
+// Let pending output drain, then leave even if a library keeps a handle open.
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
