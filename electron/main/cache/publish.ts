@@ -91,6 +91,23 @@ function positionsSelect(positions: Record<string, string>): { names: string; ex
 }
 
 /**
+ * Copies staging into `target` with rowid = default-order position and the sort positions. The
+ * window sorts run over a narrow temp table (keys only), never over the wide rows with raw JSON;
+ * the copy then walks that table in rowid order, so no wide sort happens at all.
+ */
+function insertWithPositions(db: Database.Database, stage: string, target: string, cols: string, defaultOrder: string, pos: { names: string; exprs: string }): void {
+  db.exec('DROP TABLE IF EXISTS temp.build_positions');
+  db.exec(`CREATE TEMP TABLE build_positions (rn INTEGER PRIMARY KEY, srow INTEGER NOT NULL, ${pos.names.split(', ').map((n) => `${n} INTEGER`).join(', ')})`);
+  db.exec(`INSERT INTO temp.build_positions (rn, srow, ${pos.names})
+    SELECT row_number() OVER (ORDER BY ${defaultOrder}), rowid, ${pos.exprs} FROM ${stage}`);
+  const qualified = cols.split(', ').map((c) => `s.${c}`).join(', ');
+  const posCols = pos.names.split(', ').map((n) => `p.${n}`).join(', ');
+  db.exec(`INSERT INTO ${target} (rowid, ${cols}, ${pos.names})
+    SELECT p.rn, ${qualified}, ${posCols} FROM temp.build_positions p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`);
+  db.exec('DROP TABLE temp.build_positions');
+}
+
+/**
  * Builds the `_next` tables of `resource` from staging rows of `pass` (drift repair keeps only
  * rows seen in the last complete pass). Heavy (seconds at 1M rows); runs in the sync connection
  * without holding any lock readers care about.
@@ -103,8 +120,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   if (resource === 'contacts') {
     const cols = CONTACT_STAGE_COLUMNS.join(', ');
     const pos = positionsSelect(CONTACT_POSITIONS);
-    db.exec(`INSERT INTO contacts_next (rowid, ${cols}, ${pos.names})
-      SELECT row_number() OVER (ORDER BY ${CONTACT_DEFAULT_ORDER}) AS rn, ${cols}, ${pos.exprs} FROM stage_contacts ORDER BY rn`);
+    insertWithPositions(db, 'stage_contacts', 'contacts_next', cols, CONTACT_DEFAULT_ORDER, pos);
     db.exec(`INSERT INTO labels_next (id, title)
       SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
     db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
@@ -118,8 +134,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   } else {
     const cols = ORDER_STAGE_COLUMNS.join(', ');
     const pos = positionsSelect(ORDER_POSITIONS);
-    db.exec(`INSERT INTO orders_next (rowid, ${cols}, ${pos.names})
-      SELECT row_number() OVER (ORDER BY ${ORDER_DEFAULT_ORDER}) AS rn, ${cols}, ${pos.exprs} FROM stage_orders ORDER BY rn`);
+    insertWithPositions(db, 'stage_orders', 'orders_next', cols, ORDER_DEFAULT_ORDER, pos);
     const rcols = RECIPIENT_COLUMNS.join(', ');
     db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
       WHERE order_id IN (SELECT id FROM stage_orders)`);
