@@ -12,6 +12,7 @@ import { isSafeExternalUrl } from './app/security.ts';
 import type { Core } from './core.ts';
 import { exportColumns } from './export/columns.ts';
 import { defaultExportFileName } from './export/run.ts';
+import { removeProfileAndCredentials } from './profiles/remove.ts';
 
 const SAMPLE_PROFILE_NAME = 'Sample data';
 
@@ -46,8 +47,8 @@ export function createHandlers(core: Core): Handlers {
         throw new LetterdeskError('BUSY', 'This profile is syncing. Cancel the sync before removing it.');
       }
       await core.closeCache(profileId);
-      await core.credentials.clear(profileId).catch(() => {});
-      core.profiles.remove(profileId, { purgeCache });
+      // A keychain that cannot be reached does not block the removal; the problem is logged.
+      await removeProfileAndCredentials(core.profiles, core.credentials, profileId, { purgeCache });
       return profilesChanged();
     },
 
