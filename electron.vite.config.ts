@@ -23,12 +23,17 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(root, 'electron/main/index.ts'),
-          // The cache runs in a worker thread; it is its own entry (see electron/main/cache/client.ts).
+          // The cache and the sync run in worker threads; each is its own entry, found next to the
+          // importing module (electron/main/cache/client.ts, electron/main/sync/controller.ts).
           dbWorker: resolve(root, 'electron/main/cache/worker.ts'),
+          syncWorker: resolve(root, 'electron/main/sync/worker.ts'),
           cli: resolve(root, 'electron/main/cli/index.ts'),
         },
         // Native modules load from node_modules (unpacked from the asar by electron-builder).
         external: ['better-sqlite3', 'keytar', 'electron'],
+        // Shared chunks sit beside the entries, so `new URL('./dbWorker.js', import.meta.url)`
+        // resolves the same from any chunk.
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

@@ -5,7 +5,7 @@
  * platform services (dialogs, shell, taskbar) and the event transport differ.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Connectivity, ConnectivityState, EventName, EventPayload, Profile, SyncRun } from '../../shared/contract.ts';
 import { LetterdeskError } from '../../shared/errors.ts';
@@ -14,7 +14,7 @@ import { createApiClient } from './api/client.ts';
 import { CacheClient } from './cache/client.ts';
 import { CredentialStore, type Tokens } from './credentials/store.ts';
 import { logger } from './log.ts';
-import { cacheFilePath, logsDir } from './paths.ts';
+import { cacheDir, cacheFilePath, logsDir } from './paths.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from './sampleApi/server.ts';
 import { startSync } from './sync/controller.ts';
@@ -162,6 +162,7 @@ export function createCore(options: CoreOptions): Core {
     const profile = activeProfile();
     let client = caches.get(profile.id);
     if (!client) {
+      mkdirSync(cacheDir(options.dataDir), { recursive: true });
       client = CacheClient.open(cacheFilePath(options.dataDir, profile.id));
       caches.set(profile.id, client);
       client.catch(() => caches.delete(profile.id));
@@ -225,6 +226,12 @@ export function createCore(options: CoreOptions): Core {
     await cache(); // migrations run before the sync worker opens the file
     const totals = new Map<Resource, { done: number; total: number | null }>();
     void startSync({
+      runId,
+      profileId: profile.id,
+      onOutcome: (outcome) => {
+        if (outcome === 'ok') setConnectivity(profile.id, 'online', null, true);
+        else if (outcome === 'AUTH_REJECTED' || outcome === 'NETWORK_UNREACHABLE' || outcome === 'TIMEOUT') setConnectivity(profile.id, stateForError(outcome), null, false);
+      },
       cacheFile: file,
       baseUrl,
       tokens,

@@ -136,7 +136,7 @@ describe('guards installed on web contents', () => {
   async function guarded() {
     const { EventEmitter } = await import('node:events');
     const { hardenWebContents } = await import('../../electron/main/app/security.ts');
-    const contents = new EventEmitter() as EventEmitter & { openHandler?: (d: { url: string }) => { action: string } };
+    const contents = new EventEmitter() as InstanceType<typeof EventEmitter> & { openHandler?: (d: { url: string }) => { action: string } };
     (contents as unknown as { setWindowOpenHandler: (h: (d: { url: string }) => { action: string }) => void }).setWindowOpenHandler = (h) => (contents.openHandler = h);
     const opened: string[] = [];
     const blocked: string[] = [];
