@@ -117,6 +117,7 @@ describe('API client: §4.1 contacts parameters', () => {
     expectSubset(await allContactIds({ isReturnAddress: true }), contacts.filter((c) => c.isReturnAddress).map((c) => c.id));
     expect((await allContactIds({ isReturnAddress: false })).length).toBe(contacts.filter((c) => !c.isReturnAddress).length);
     expectSubset(await allContactIds({ meta: { account_id: 'acct-1003' } }), contacts.filter((c) => c.meta?.account_id === 'acct-1003').map((c) => c.id));
+    expect(await allContactIds({ 'meta.account_id': 'acct-1003' })).toEqual(await allContactIds({ meta: { account_id: 'acct-1003' } }));
     expectSubset(
       await allContactIds({ meta: { account_id: 'acct-1001' }, addressStatus: ['Verified'], tags: ['7002'] }),
       contacts.filter((c) => c.meta?.account_id === 'acct-1001' && c.isVerified === true && c.ContactLabels.some((l) => l.id === '7002')).map((c) => c.id),

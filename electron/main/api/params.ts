@@ -43,6 +43,8 @@ export interface ContactListParams {
   isReturnAddress?: boolean;
   /** `meta.<key>` filters; §4.1 names `account_id`. */
   meta?: Record<string, string>;
+  /** The spec's own name for `meta: { account_id }` (§4.1); either form works. */
+  'meta.account_id'?: string;
 }
 
 /** A day (`YYYY-MM-DD`) or an inclusive day range for the §4.2 date filters. */
@@ -66,6 +68,8 @@ export interface OrderListParams {
   createdBy?: string[];
   /** `meta.<key>` filters, e.g. `{ account_id: 'acct-1' }`. */
   meta?: Record<string, string>;
+  /** The spec's own name for `meta: { account_id }` (§4.2); either form works. */
+  'meta.account_id'?: string;
 }
 
 const YMD = /^\d{4}-\d{2}-\d{2}$/;
@@ -85,9 +89,10 @@ function pageParams(sp: URLSearchParams, page: number | undefined, pageSize: num
   }
 }
 
-function metaParams(sp: URLSearchParams, meta: Record<string, string> | undefined): void {
-  if (!meta) return;
-  for (const [key, value] of Object.entries(meta)) {
+function metaParams(sp: URLSearchParams, meta: Record<string, string> | undefined, accountId: string | undefined): void {
+  const all: Record<string, string> = { ...meta };
+  if (accountId !== undefined && accountId !== null && accountId !== '') all.account_id = accountId;
+  for (const [key, value] of Object.entries(all)) {
     if (value === undefined || value === null) continue;
     if (!/^[A-Za-z0-9_.-]+$/.test(key)) bad(`meta key "${key}" may only hold letters, digits, _ . -.`);
     sp.set(`meta.${key}`, String(value));
@@ -137,7 +142,7 @@ export function encodeContactParams(params: ContactListParams): URLSearchParams 
   }
   if (params.withPropertyAddresses !== undefined) sp.set('withPropertyAddresses', String(params.withPropertyAddresses));
   if (params.isReturnAddress !== undefined) sp.set('isReturnAddress', String(params.isReturnAddress));
-  metaParams(sp, params.meta);
+  metaParams(sp, params.meta, params['meta.account_id']);
   return sp;
 }
 
@@ -160,6 +165,6 @@ export function encodeOrderParams(params: OrderListParams): URLSearchParams {
   dayFilter(sp, 'scheduledDate', params.scheduledDate);
   dayFilter(sp, 'processingDate', params.processingDate);
   commaList(sp, 'createdBy', params.createdBy);
-  metaParams(sp, params.meta);
+  metaParams(sp, params.meta, params['meta.account_id']);
   return sp;
 }
