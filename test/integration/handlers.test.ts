@@ -153,6 +153,8 @@ describe('tokens never leave the keychain', () => {
           env.call('setCredentials', { profileId: profile.id, accessToken, refreshToken, sessionOnly: true }),
         );
         expect(JSON.stringify(status)).not.toContain(accessToken);
+        // In CI a Secret Service runs (dbus-run-session + gnome-keyring): the tokens must be in it.
+        if (process.env.CI) expect(status.storage).toBe('keychain');
         const { runId } = await env.call('startSync', { resources: ['contacts', 'orders'] });
         const runs = await env.waitForSync(runId, 2);
         expect(runs.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
