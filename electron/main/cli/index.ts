@@ -2,7 +2,6 @@
  * Entry point of the `letterdesk` command line: `npm run cli -- …` runs this file with Node ≥ 22
  * (type stripping), `bin/letterdesk.js` launches it after `npm link`. See docs/cli.md.
  */
-import password from '@inquirer/password';
 import { runCli, type CliIo } from './program.ts';
 
 const io: CliIo = {
@@ -12,7 +11,10 @@ const io: CliIo = {
   env: process.env,
   cwd: process.cwd(),
   // Nothing is echoed (mask: false) and the answer never reaches argv or shell history.
-  promptSecret: (message) => password({ message, mask: false }, { output: process.stderr }),
+  promptSecret: async (message) => {
+    const { default: password } = await import('@inquirer/password');
+    return password({ message, mask: false }, { output: process.stderr });
+  },
 };
 
 const code = await runCli(process.argv.slice(2), io);

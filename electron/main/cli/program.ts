@@ -34,19 +34,12 @@ import {
   type OrderQuery,
 } from '../../../shared/query.ts';
 import { RESOURCES, type Resource } from '../../../shared/serviceRecords.ts';
-import { openCache } from '../cache/db.ts';
-import { resourceStates } from '../cache/queries.ts';
-import { contactViewSql, orderViewSql } from '../cache/views.ts';
-import { tokensFromEnv } from '../credentials/env.ts';
-import { CredentialStore, type Tokens } from '../credentials/store.ts';
+import type { CredentialStore, Tokens } from '../credentials/store.ts';
 import { exportColumns } from '../export/columns.ts';
-import { runExport } from '../export/run.ts';
 import { logger, redact, registerSecret } from '../log.ts';
 import { cacheDir, cacheFilePath, logsDir, resolveDataDir } from '../paths.ts';
-import { removeProfileAndCredentials } from '../profiles/remove.ts';
 import { ProfileStore } from '../profiles/store.ts';
-import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type FaultOptions } from '../sampleApi/server.ts';
-import { startSync } from '../sync/controller.ts';
+import type { FaultOptions } from '../sampleApi/server.ts';
 import { EXIT, exitCodeFor } from './exitCodes.ts';
 
 /** An error that carries its own exit status (when the error code alone does not say it). */
@@ -78,6 +71,20 @@ interface GlobalOptions {
 
 const DEFAULT_PAGE_SIZE = 500;
 const DEFAULT_LIMIT = 100;
+
+// Heavy modules (SQLite, keytar, the sample API, worker threads) load only in the commands that use
+// them, so `--help` and usage errors answer at once.
+const lazy = {
+  cache: () => import('../cache/db.ts'),
+  queries: () => import('../cache/queries.ts'),
+  views: () => import('../cache/views.ts'),
+  credentials: () => import('../credentials/store.ts'),
+  env: () => import('../credentials/env.ts'),
+  exportRun: () => import('../export/run.ts'),
+  remove: () => import('../profiles/remove.ts'),
+  sampleApi: () => import('../sampleApi/server.ts'),
+  sync: () => import('../sync/controller.ts'),
+};
 
 // ---------------------------------------------------------------------------------------------
 // Argument parsers (commander calls these; InvalidArgumentError becomes a usage error, exit 2)
@@ -161,11 +168,12 @@ function chosenProfile(profiles: ProfileStore, globals: GlobalOptions): Profile 
 }
 
 /** Opens the profile's cache for reading; a profile never synced is a data error (exit 6). */
-function openExistingCache(dataDir: string, profile: Profile): Database.Database {
+async function openExistingCache(dataDir: string, profile: Profile): Promise<Database.Database> {
   const file = cacheFilePath(dataDir, profile.id);
   if (!existsSync(file)) {
     throw new CliError('NOT_FOUND', `Profile "${profile.name}" has no cached data yet. Run \`letterdesk sync\` first.`, EXIT.DATA);
   }
+  const { openCache } = await lazy.cache();
   return openCache(file, { skipCheck: true });
 }
 
@@ -188,8 +196,11 @@ async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Prom
  * LETTERDESK_ACCESS_TOKEN / LETTERDESK_REFRESH_TOKEN; the keychain; a hidden prompt on a terminal.
  */
 async function tokensFor(profile: Profile, io: CliIo, credentials: CredentialStore): Promise<{ tokens: Tokens; from: 'sample' | 'env' | 'keychain' | 'prompt' }> {
-  if (profile.sampleData) return { tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN }, from: 'sample' };
-  const fromEnv = tokensFromEnv(io.env);
+  if (profile.sampleData) {
+    const { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } = await lazy.sampleApi();
+    return { tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN }, from: 'sample' };
+  }
+  const fromEnv = (await lazy.env()).tokensFromEnv(io.env);
   if (fromEnv) return { tokens: fromEnv, from: 'env' };
   let keychainProblem: string | null = null;
   try {
@@ -282,7 +293,8 @@ function orderQuery(o: OrderFilterOptions): OrderQuery {
 }
 
 /** The raw service records of a view, in view order (the cache keeps each record's JSON). */
-function viewRecords(db: Database.Database, kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number): string[] {
+async function viewRecords(db: Database.Database, kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number): Promise<string[]> {
+  const { contactViewSql, orderViewSql } = await lazy.views();
   const view = kind === 'contacts' ? contactViewSql(query as ContactQuery) : orderViewSql(query as OrderQuery);
   const alias = kind === 'contacts' ? 'c' : 'o';
   const sql = `SELECT ${alias}.raw FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT :__limit`;
@@ -491,6 +503,8 @@ export function createProgram(io: CliIo): Command {
     .action(async (name: string, opts: { purgeCache?: boolean }, cmd: Command) => {
       const { profiles } = context(cmd, io);
       const p = findProfile(profiles, name);
+      const { removeProfileAndCredentials } = await lazy.remove();
+      const { CredentialStore } = await lazy.credentials();
       const removed = await removeProfileAndCredentials(profiles, new CredentialStore(), p.id, { purgeCache: opts.purgeCache === true });
       if (removed.credentialsProblem) writeLine(io.stderr, `warning: tokens in the keychain may remain: ${removed.credentialsProblem}`);
       writeLine(io.stdout, `Removed profile "${p.name}"${opts.purgeCache ? ' and its cached data' : ''}.`);
@@ -504,10 +518,13 @@ export function createProgram(io: CliIo): Command {
     .action(async (what: 'contacts' | 'orders' | 'all', _opts: unknown, cmd: Command) => {
       const { dataDir, profiles, globals } = context(cmd, io);
       const p = chosenProfile(profiles, globals);
+      const { CredentialStore } = await lazy.credentials();
       const credentials = new CredentialStore();
       const { tokens, from } = await tokensFor(p, io, credentials);
       mkdirSync(cacheDir(dataDir), { recursive: true });
       const cacheFile = cacheFilePath(dataDir, p.id);
+      const { openCache } = await lazy.cache();
+      const { startSync } = await lazy.sync();
       openCache(cacheFile).close(); // create / migrate before the sync worker opens it
       const resources: Resource[] = what === 'all' ? [...RESOURCES] : [what];
       const view = syncProgressView(io);
@@ -544,7 +561,7 @@ export function createProgram(io: CliIo): Command {
     .command('status')
     .description('rows and last sync of each resource of the profile')
     .option('--json', 'print { profile, resources: { contacts: { rows, lastSyncedAt, lastError }, orders: { \u2026 } } }')
-    .action((opts: { json?: boolean }, cmd: Command) => {
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
       const { dataDir, profiles, globals } = context(cmd, io);
       const p = chosenProfile(profiles, globals);
       const file = cacheFilePath(dataDir, p.id);
@@ -553,6 +570,8 @@ export function createProgram(io: CliIo): Command {
         orders: { rows: 0, lastSyncedAt: null, lastError: null },
       };
       if (existsSync(file)) {
+        const { openCache } = await lazy.cache();
+        const { resourceStates } = await lazy.queries();
         const db = openCache(file, { skipCheck: true });
         try {
           resources = resourceStates(db);
@@ -576,13 +595,13 @@ export function createProgram(io: CliIo): Command {
   addContactFilters(program.command('contacts').description('search and list cached contacts (newest first unless --sort)'))
     .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
     .option('--json', 'print a JSON array of contacts in the service\u2019s record shape (\u00a72.2)')
-    .action((opts: ContactFilterOptions & { limit: number; json?: boolean }, cmd: Command) => {
+    .action(async (opts: ContactFilterOptions & { limit: number; json?: boolean }, cmd: Command) => {
       const { dataDir, profiles, globals } = context(cmd, io);
       const p = chosenProfile(profiles, globals);
       const query = contactQuery(opts);
-      const db = openExistingCache(dataDir, p);
+      const db = await openExistingCache(dataDir, p);
       try {
-        printRecords(io, 'contacts', viewRecords(db, 'contacts', query, opts.limit), opts.json === true);
+        printRecords(io, 'contacts', await viewRecords(db, 'contacts', query, opts.limit), opts.json === true);
       } finally {
         db.close();
       }
@@ -591,13 +610,13 @@ export function createProgram(io: CliIo): Command {
   addOrderFilters(program.command('orders').description('search and list cached orders (newest first unless --sort)'))
     .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
     .option('--json', 'print a JSON array of orders in the service\u2019s record shape (\u00a72.3)')
-    .action((opts: OrderFilterOptions & { limit: number; json?: boolean }, cmd: Command) => {
+    .action(async (opts: OrderFilterOptions & { limit: number; json?: boolean }, cmd: Command) => {
       const { dataDir, profiles, globals } = context(cmd, io);
       const p = chosenProfile(profiles, globals);
       const query = orderQuery(opts);
-      const db = openExistingCache(dataDir, p);
+      const db = await openExistingCache(dataDir, p);
       try {
-        printRecords(io, 'orders', viewRecords(db, 'orders', query, opts.limit), opts.json === true);
+        printRecords(io, 'orders', await viewRecords(db, 'orders', query, opts.limit), opts.json === true);
       } finally {
         db.close();
       }
@@ -646,7 +665,8 @@ export function createProgram(io: CliIo): Command {
         request = { kind, query: orderQuery(opts), columns, options };
       }
       const target = resolve(io.cwd, opts.out);
-      const db = openExistingCache(dataDir, p);
+      const db = await openExistingCache(dataDir, p);
+      const { runExport } = await lazy.exportRun();
       const view = exportProgressView(io, kind);
       try {
         const { rows } = await withInterrupt((signal) => runExport(db, request, target, { signal, onProgress: (x) => view.update(x) }));
@@ -702,6 +722,7 @@ export function createProgram(io: CliIo): Command {
       copy('faultSeed', 'seed');
       copy('faultEndpoint', 'endpoints');
       if (opts.driftInserts !== undefined || opts.driftDeletes !== undefined) faults.drift = { inserts: (opts.driftInserts as number) ?? 0, deletes: (opts.driftDeletes as number) ?? 0 };
+      const { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } = await lazy.sampleApi();
       const api = await startSampleApi({
         host: opts.host as string,
         port: opts.port as number,
