@@ -7,7 +7,25 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test } from './harness.ts';
+import { expect, test, type AppHarness } from './harness.ts';
+
+/**
+ * Takes the embedded sample API down and keeps it down: the server is stopped, and requests still go
+ * to its old address (refused connections), as they would to a real service that went away.
+ * (`core.startSync` otherwise restarts a stopped sample API through `sampleApi.ensure()`.)
+ * Returns the function that brings it back.
+ */
+async function takeSampleApiDown(core: AppHarness['core']): Promise<() => Promise<void>> {
+  const api = core.sampleApi as { ensure: () => Promise<string>; stop: () => Promise<void> };
+  const ensure = api.ensure.bind(api);
+  const baseUrl = await ensure();
+  await api.stop();
+  api.ensure = async () => baseUrl;
+  return async () => {
+    api.ensure = ensure;
+    await ensure();
+  };
+}
 
 /** Runs axe on the current screen; fails on serious or critical violations. */
 async function expectAccessible(page: Page, screen: string): Promise<void> {
@@ -31,6 +49,7 @@ function parseCount(text: string): number {
 }
 
 test('first run, sync, search, filter, details, offline and back', async ({ app }) => {
+  test.setTimeout(360_000);
   const { page } = app;
   const started = Date.now();
   const step = (name: string) => console.log(`[journey] ${((Date.now() - started) / 1000).toFixed(1)}s ${name}`);
@@ -57,8 +76,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   // --- Sync with visible progress ----------------------------------------------------------------
   await expect(page.getByTestId('status-sync')).toBeVisible();
   await app.screenshot('02-first-sync-progress');
-  await page.getByRole('button', { name: /^Sync/ }).first().click(); // sidebar "Sync" view
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Sync\b/ }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sync', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
   if (await page.getByTestId('status-sync').isVisible()) await app.screenshot('03-sync-view-running');
   await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
@@ -133,7 +151,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
 
   // Follow to one of its orders.
   const orderButton = page.getByRole('list', { name: 'Orders of this contact' }).getByRole('button').first();
-  const orderId = ((await orderButton.getAttribute('aria-label')) ?? '').match(/Open order (\d+)/)?.[1] ?? '';
+  const orderId = (await orderButton.getAttribute('data-order-id')) ?? '';
   expect(orderId).not.toBe('');
   await orderButton.click();
   await expect(page.getByRole('grid', { name: 'Orders' })).toBeVisible();
@@ -190,7 +208,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
 
   // --- The service goes away ------------------------------------------------------------------------
   await page.keyboard.press('Control+1');
-  await app.core.sampleApi.stop();
+  const bringBack = await takeSampleApiDown(app.core);
   await page.keyboard.press('Control+r');
   const banner = page.getByTestId('offline-banner');
   await expect(banner).toBeVisible({ timeout: 60_000 });
@@ -225,7 +243,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await page.getByRole('button', { name: 'Clear search and filters' }).click();
 
   // --- The service comes back ---------------------------------------------------------------------
-  await app.core.sampleApi.ensure();
+  await bringBack();
   await banner.getByRole('button', { name: 'Try again' }).click();
   await expect(banner).toBeHidden({ timeout: 60_000 });
   await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/);
