@@ -3,11 +3,12 @@
 // validation with pass-through, and the one parameter encoding.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { createApiClient, type ApiClient, type ApiPage, type ContactListParams, type OrderListParams } from '../../electron/main/api/client.ts';
+import { contactRowValidator, createApiClient, orderRowValidator, type ApiClient, type ApiPage, type ContactListParams, type OrderListParams } from '../../electron/main/api/client.ts';
 import { encodeContactParams, encodeOrderParams } from '../../electron/main/api/params.ts';
 import { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import type { SampleContact, SampleOrder } from '../../electron/main/sampleApi/dataset.ts';
-import type { Contact, Order } from '../../shared/serviceRecords.ts';
+import { contactSchema, orderSchema, type Contact, type Order } from '../../shared/serviceRecords.ts';
+import { corruptRow } from '../../electron/main/sampleApi/faults.ts';
 
 const tokens = async () => ({ accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN });
 
@@ -192,6 +193,42 @@ describe('API client: §4.2 orders parameters', () => {
     await expect(client.listOrders({ page: 0, pageSize: 1, orderStatus: [1.5] })).rejects.toMatchObject({ code: 'VALIDATION' });
     await expect(client.listContacts({ lastMailedDate: { startDate: '31-01-2024' } })).rejects.toMatchObject({ code: 'VALIDATION' });
     expect(api.stats().requests).toBe(before);
+  });
+});
+
+describe('API client: row validation', () => {
+  it('the fast row validators give the same verdict as the shared §2 schemas', () => {
+    let invalid = 0;
+    for (const [rows, fast, shared, endpoint] of [
+      [contacts.slice(0, 400), contactRowValidator, contactSchema, 'contacts'],
+      [orders.slice(0, 200), orderRowValidator, orderSchema, 'orders'],
+    ] as const) {
+      rows.forEach((row, i) => {
+        const copy = JSON.parse(JSON.stringify(row)) as Record<string, unknown>;
+        if (i % 3 === 0) corruptRow(endpoint, copy, i);
+        const a = fast.safeParse(copy).success;
+        expect(a).toBe(shared.safeParse(copy).success);
+        if (!a) invalid++;
+      });
+      // nested trouble the row-level mutations do not cover
+      const nested = JSON.parse(JSON.stringify(rows[0])) as Record<string, unknown>;
+      if (endpoint === 'contacts') (nested.ContactLabels as unknown[]).push({ id: 7, title: 'x' });
+      else ((nested.contacts as { contact: Record<string, unknown> }[])[0]!.contact.zip = null);
+      expect(fast.safeParse(nested).success).toBe(false);
+      expect(shared.safeParse(nested).success).toBe(false);
+    }
+    expect(invalid).toBeGreaterThan(150);
+  });
+
+  it('valid records keep unknown fields at every depth, as sent', async () => {
+    api.dataset.updateOrder(orders[0]!.id, { futureField: { a: 1 }, campaign: { ...orders[0]!.campaign, extra: 'kept' } });
+    const p = await client.listOrders({ page: 0, pageSize: 1 });
+    const r = p.records[0]!;
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect((r.record as Record<string, unknown>).futureField).toEqual({ a: 1 });
+    expect((r.record.campaign as Record<string, unknown>).extra).toBe('kept');
+    expect(r.record.contacts[0]!.contact).toEqual(orders[0]!.contacts[0]!.contact);
   });
 });
 
