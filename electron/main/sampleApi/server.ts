@@ -367,7 +367,9 @@ export function parseSampleApiArgs(argv: readonly string[]): SampleApiOptions {
   };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Only when this very file is the entry point (never when bundled into the app, where
+// import.meta.url is the bundle's).
+if (process.argv[1] && import.meta.url.endsWith('/sampleApi/server.ts') && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
   startSampleApi(parseSampleApiArgs(process.argv.slice(2))).then(
     (api) => {
