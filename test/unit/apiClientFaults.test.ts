@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { inspect } from 'node:util';
-import { createApiClient, type ApiClientOptions, type RequestOutcome } from '../../electron/main/api/client.ts';
+import { createApiClient, parseRetryAfter, type ApiClientOptions, type RequestOutcome } from '../../electron/main/api/client.ts';
 import { fetchAllPages } from '../../electron/main/api/paging.ts';
 import { logger } from '../../electron/main/log.ts';
 import { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, type SampleApi } from '../../electron/main/sampleApi/server.ts';
@@ -99,6 +99,15 @@ describe('API client under faults', () => {
     const err = await failure(makeClient({ retry: { limit: 1, baseDelayMs: 1 } }).listContacts({}));
     expect(err.code).toBe('RATE_LIMITED');
     expect(outcomes.at(-1)).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
+  });
+
+  it('parses Retry-After as seconds or an HTTP date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('7', now)).toBe(7000);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 
   it('HTML error page from a proxy (502): retried and succeeded; persistent → SERVER_ERROR', async () => {

@@ -65,6 +65,10 @@ describe('fetchAllPages', () => {
     const capped = await startSampleApi({ contacts: 1234, orders: 10, maxPageSize: 100 });
     try {
       const c = createApiClient({ baseUrl: capped.baseUrl, getTokens: tokens });
+      const single = await c.listContacts({ page: 0, pageSize: 250 });
+      expect(single.records).toHaveLength(100);
+      expect(single.short).toBe(true);
+      expect((await c.listContacts({ page: 12, pageSize: 100 })).short).toBe(false); // the last page is not short
       const r = await collect('contacts', 250, { client: c });
       expect(r.capped).toEqual([[100, 250]]);
       expect(r.ids).toEqual([...capped.dataset.contactIds()]);
