@@ -12,7 +12,7 @@ import type { ExportRequest } from '../../shared/contract.ts';
 import { createCore, type PlatformServices } from '../../electron/main/core.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
-import { peakRss, report, rssSampler } from './lib.ts';
+import { peakRss, report, rssParts, rssSampler, type RssParts } from './lib.ts';
 
 /** Input of the child. */
 export interface ExportChildInput {
@@ -30,6 +30,9 @@ export interface ExportChildResult {
   peakRssBytes: number;
   /** peak − base (bytes). */
   growthBytes: number;
+  /** RSS split before the export and the largest sampled values during it. */
+  before: RssParts;
+  during: RssParts;
 }
 
 async function main(): Promise<void> {
@@ -45,7 +48,8 @@ async function main(): Promise<void> {
   const first = await dispatchCall(handlers, 'queryContacts', { query: {}, window: { offset: 0, limit: 100 } });
   if (!first.ok) throw new Error(`first query failed: ${first.error.message}`);
   global.gc?.();
-  const baseRss = process.memoryUsage().rss;
+  const before = rssParts();
+  const baseRss = before.rss;
   // VmHWM cannot be reset from inside the process; the sampler gives the peak after this point,
   // VmHWM is used only when it is higher than everything before (checked below).
   const hwmBefore = peakRss();
@@ -56,7 +60,8 @@ async function main(): Promise<void> {
   const result = await dispatchCall(handlers, 'exportCsv', input.request);
   const ms = performance.now() - t0;
   histogram.disable();
-  const sampled = sampler.stop();
+  const during = sampler.stop();
+  const sampled = during.rss;
   if (!result.ok) throw new Error(`export failed: ${result.error.code} ${result.error.message}`);
   const hwm = peakRss();
   const peak = hwm !== null && hwmBefore !== null && hwm > hwmBefore ? Math.max(hwm, sampled) : sampled;
@@ -68,6 +73,8 @@ async function main(): Promise<void> {
     baseRssBytes: baseRss,
     peakRssBytes: peak,
     growthBytes: peak - baseRss,
+    before,
+    during,
   };
   report(out);
 }

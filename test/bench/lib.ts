@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, freemem, totalmem } from 'node:os';
 import { resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 /** Repository root. */
@@ -87,24 +88,62 @@ export function peakRss(pid: number | 'self' = 'self'): number | null {
   }
 }
 
-/** Samples `process.memoryUsage().rss` every `everyMs`; `stop()` returns the largest value seen. */
-export function rssSampler(everyMs = 20): { stop(): number; readonly max: number } {
-  let max = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    const rss = process.memoryUsage().rss;
-    if (rss > max) max = rss;
-  }, everyMs);
-  timer.unref();
-  return {
+/** Resident memory split as /proc/self/status shows it (bytes); null fields where not on Linux. */
+export interface RssParts {
+  rss: number;
+  /** RssAnon: heap, stacks, SQLite page cache and temp b-trees: memory the process really holds. */
+  anon: number | null;
+  /** RssFile: file pages mapped into the process (SQLite mmap of the cache file, code): page cache. */
+  file: number | null;
+}
+
+/** Reads VmRSS / RssAnon / RssFile of this process. */
+export function rssParts(): RssParts {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (name: string): number | null => {
+      const m = new RegExp(`${name}:\\s+(\\d+)\\s+kB`).exec(status);
+      return m ? Number(m[1]) * 1024 : null;
+    };
+    return { rss: kb('VmRSS') ?? process.memoryUsage().rss, anon: kb('RssAnon'), file: kb('RssFile') };
+  } catch {
+    return { rss: process.memoryUsage().rss, anon: null, file: null };
+  }
+}
+
+/**
+ * Samples {@link rssParts} every `everyMs`; `stop()` returns the largest value seen of each part
+ * (the maxima may come from different moments). `label` tags later samples (e.g. the sync phase)
+ * so that `byLabel` tells where the peak was.
+ */
+export function rssSampler(everyMs = 20): { stop(): RssParts; readonly max: number; label: string; byLabel: Record<string, RssParts> } {
+  const max: RssParts = rssParts();
+  const byLabel: Record<string, RssParts> = {};
+  const state = {
+    label: '',
+    byLabel,
     stop() {
       clearInterval(timer);
-      max = Math.max(max, process.memoryUsage().rss);
-      return max;
+      sample();
+      return { ...max };
     },
     get max() {
-      return max;
+      return max.rss;
     },
   };
+  const keep = (into: RssParts, p: RssParts): void => {
+    into.rss = Math.max(into.rss, p.rss);
+    if (p.anon !== null) into.anon = Math.max(into.anon ?? 0, p.anon);
+    if (p.file !== null) into.file = Math.max(into.file ?? 0, p.file);
+  };
+  const sample = (): void => {
+    const p = rssParts();
+    keep(max, p);
+    if (state.label) keep((byLabel[state.label] ??= { rss: 0, anon: null, file: null }), p);
+  };
+  const timer = setInterval(sample, everyMs);
+  timer.unref();
+  return state;
 }
 
 /** Description of the machine for docs/benchmarks.md. */
@@ -145,8 +184,14 @@ export async function importOptional<T>(relativePath: string): Promise<T | null>
 /** Result of {@link runChild}. */
 export interface ChildResult<T> {
   result: T;
-  /** VmHWM of the child read just before it exited (the child reports it itself). */
+  /** Wall time of the child process, ms. */
   wallMs: number;
+  /**
+   * Largest event-loop delay of THIS (parent) process while the child ran, ms. The parent only
+   * waits, so this is the machine's scheduling noise at the same time: a control for the child's
+   * own event-loop figures.
+   */
+  idleMaxDelayMs: number;
 }
 
 /**
@@ -156,6 +201,8 @@ export interface ChildResult<T> {
  */
 export function runChild<T>(script: string, input: unknown, options: { nodeArgs?: string[]; timeoutMs?: number } = {}): Promise<ChildResult<T>> {
   const started = performance.now();
+  const idle = monitorEventLoopDelay({ resolution: 5 });
+  idle.enable();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, JSON.stringify(input)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -168,12 +215,13 @@ export function runChild<T>(script: string, input: unknown, options: { nodeArgs?
     const timer = options.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), options.timeoutMs) : null;
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
+      idle.disable();
       const line = out.split('\n').find((l) => l.startsWith(RESULT_MARK));
       if (code !== 0 || !line) {
         reject(new Error(`${script} exited ${code ?? signal}${line ? '' : ' without a result'}: ${err.trim().split('\n').slice(-8).join(' | ')}`));
         return;
       }
-      resolvePromise({ result: JSON.parse(line.slice(RESULT_MARK.length)) as T, wallMs: performance.now() - started });
+      resolvePromise({ result: JSON.parse(line.slice(RESULT_MARK.length)) as T, wallMs: performance.now() - started, idleMaxDelayMs: idle.max / 1e6 });
     });
   });
 }

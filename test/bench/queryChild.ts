@@ -15,6 +15,8 @@
 import Database from 'better-sqlite3';
 import type { ContactQuery } from '../../shared/query.ts';
 import { CONTACT_SORT_COLUMNS } from '../../shared/query.ts';
+import { openCache } from '../../electron/main/cache/db.ts';
+import { queryContacts } from '../../electron/main/cache/queries.ts';
 import { createCore, type PlatformServices } from '../../electron/main/core.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
@@ -49,6 +51,13 @@ export interface QueryChildResult {
   coldOpenMs: number;
   /** Second call right after the cold open (warm worker), ms. */
   secondPageMs: number;
+  /**
+   * The cold open taken apart, after the core is closed, on this thread without a worker:
+   * `openCache` (pragmas, quick_check, migrations), quick_check alone, the first page query.
+   */
+  openInThreadMs: number;
+  quickCheckMs: number;
+  firstPageInThreadMs: number;
   typeahead: TypeaheadSample[];
   /** Exact counts (countContacts) of the same searches, ms, printed for information. */
   exactCountMs: number[];
@@ -158,7 +167,18 @@ async function main(): Promise<void> {
     }
   }
   await core.close();
-  const result: QueryChildResult = { rows, coldOpenMs, secondPageMs: second.ms, typeahead, exactCountMs, windows };
+
+  let t = performance.now();
+  const db = openCache(input.cacheFile);
+  const openInThreadMs = performance.now() - t;
+  t = performance.now();
+  db.pragma('quick_check(1)');
+  const quickCheckMs = performance.now() - t;
+  t = performance.now();
+  queryContacts(db, {}, { offset: 0, limit: 100 });
+  const firstPageInThreadMs = performance.now() - t;
+  db.close();
+  const result: QueryChildResult = { rows, coldOpenMs, secondPageMs: second.ms, openInThreadMs, quickCheckMs, firstPageInThreadMs, typeahead, exactCountMs, windows };
   report(result);
 }
 

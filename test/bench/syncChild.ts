@@ -14,7 +14,7 @@ import { openCache } from '../../electron/main/cache/db.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
-import { importOptional, peakRss, report, rssSampler } from './lib.ts';
+import { importOptional, peakRss, report, rssSampler, type RssParts } from './lib.ts';
 
 /** Input of the child. */
 export interface SyncChildInput {
@@ -53,6 +53,9 @@ export interface SyncChildResult {
   peakRssBytes: number | null;
   /** RSS before the sync started (bytes). */
   baseRssBytes: number;
+  /** Largest sampled RSS / RssAnon / RssFile over the sync, and per `resource:phase`. */
+  rssMax: RssParts;
+  rssByPhase: Record<string, RssParts>;
   progressEvents: number;
 }
 
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const onProgress = (p: Pick<SyncProgress, 'resource' | 'phase' | 'rowsDone'>): void => {
     events += 1;
+    rss.label = `${p.resource}:${p.phase}`;
     const now = performance.now() - t0;
     const t = (timings[p.resource] ??= { startMs: now, fetchedMs: null, indexingMs: null, doneMs: null, rows: 0 });
     if (p.phase === 'verifying' && t.fetchedMs === null) t.fetchedMs = now;
@@ -109,7 +113,7 @@ async function main(): Promise<void> {
   }
   const totalMs = performance.now() - t0;
   histogram.disable();
-  rss.stop();
+  const rssMax = rss.stop();
   const result: SyncChildResult = {
     mode: startSync ? 'controller' : 'engine',
     totalMs,
@@ -119,6 +123,8 @@ async function main(): Promise<void> {
     p99EventLoopDelayMs: histogram.percentile(99) / 1e6,
     peakRssBytes: peakRss() ?? rss.max,
     baseRssBytes: baseRss,
+    rssMax,
+    rssByPhase: rss.byLabel,
     progressEvents: events,
   };
   report(result);
