@@ -192,7 +192,12 @@ export class AppState {
     const rest = { ...this.progress };
     delete rest[run.resource];
     this.progress = rest;
-    if (run.outcome === 'failed' && run.error) this.toast('error', `Sync of ${run.resource} failed: ${run.error.message}`);
+    // Unreachable service and rejected tokens are shown by the banner and status bar; a toast per
+    // resource would only repeat them.
+    const quiet = ['NETWORK_UNREACHABLE', 'TIMEOUT', 'AUTH_REJECTED', 'AUTH_MISSING'];
+    if (run.outcome === 'failed' && run.error && !quiet.includes(run.error.code)) {
+      this.toast('error', `Sync of ${run.resource} failed: ${run.error.message}`);
+    }
     void this.refreshStatus().then(() => {
       if (!this.running) this.firstRun = false;
     });
