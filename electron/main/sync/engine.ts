@@ -63,6 +63,17 @@ function cancelled(): LetterdeskError {
   return new LetterdeskError('CANCELLED', 'The sync was cancelled. The previous data is still shown; start the sync again to continue where it stopped.');
 }
 
+/** SQLite's "database or disk is full" (a full disk, or the file's page limit) as DISK_FULL; else null. */
+function diskFull(error: unknown): LetterdeskError | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'SQLITE_FULL') return null;
+  return new LetterdeskError(
+    'DISK_FULL',
+    'The disk is full, so the sync could not write to the cache. The previous data is still shown. Free some space on the disk, then sync again.',
+    { cause: error },
+  );
+}
+
 interface SyncStateRow {
   run_id: string;
   page_size: number;
@@ -241,7 +252,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
     setPhase('done');
     logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - t0)} ms (${invalid} invalid kept)`);
   } catch (error) {
-    const payload = signal.aborted && !(isLetterdeskError(error) && error.code !== 'CANCELLED') ? cancelled().toPayload() : toErrorPayload(error);
+    const payload = signal.aborted && !(isLetterdeskError(error) && error.code !== 'CANCELLED') ? cancelled().toPayload() : toErrorPayload(diskFull(error) ?? error);
     if (!isLetterdeskError(error)) logger.error(`sync ${resource} failed`, error);
     const outcome = payload.code === 'CANCELLED' ? 'cancelled' : 'failed';
     try {
