@@ -46,6 +46,9 @@ function redactValue(value: unknown): unknown {
 }
 
 log.hooks.push((message) => ({ ...message, data: message.data.map(redactValue) }));
+// Outside Electron electron-log looks for the app name in the nearest package.json of the working
+// directory, which the CLI does not run in; name it here.
+log.transports.file.setAppName('Letterdesk');
 log.transports.console.level = process.env.LETTERDESK_LOG_CONSOLE === '1' ? 'info' : false;
 
 /** The shared logger instance. In Electron, `index.ts` points its file transport at the app's log folder. */

@@ -9,6 +9,14 @@
 import run from '@doyensec/electronegativity';
 import { readFileSync } from 'node:fs';
 
+// Its online look-ups fail here (no network) and their retry timers throw later, possibly while the
+// scan still runs under load. Those errors come from its HTTP stack only; anything else still fails.
+process.on('uncaughtException', (error) => {
+  if (/node_modules[\\/](got|p-cancelable)[\\/]/.test(error.stack ?? '')) return;
+  console.error(error);
+  process.exit(1);
+});
+
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {
   console.error('usage: electronegativity.ts <input dir> <output.sarif>');
