@@ -1,7 +1,7 @@
 /**
- * Benchmark child: the interactive reads of issue 8, through the real handler table (core.ts +
- * handlers.ts + `dispatchCall`) and the database worker, in a fresh process that plays the Electron
- * main process. Usage: `node test/bench/queryChild.ts '<json QueryChildInput>'`.
+ * Benchmark child: what a person does with a synced cache, through the real handler table (core.ts
+ * + handlers.ts + `dispatchCall`) and the database worker, in a fresh process that plays the
+ * Electron main process. Usage: `node test/bench/appChild.ts '<json QueryChildInput>'`.
  *
  *  1. cold open: a new core, then the first page of the contacts view (database worker start,
  *     open + checks, first query);
@@ -9,10 +9,17 @@
  *     with a filter, each answered as the table shows it (first 100 rows with the capped count);
  *     the words come from the cache itself (seeded picks), so every scale gets real matches;
  *  3. windows of 100 rows at random offsets of the unfiltered contacts view, for every sort column
- *     in both directions.
+ *     in both directions;
+ *  4. optionally a CSV export through the `exportCsv` call (the save dialog answers the given
+ *     path): its time, the largest event-loop delay of this (main) thread while it runs, and the
+ *     memory growth (peak RSS during the export minus RSS just before it; VmHWM is used when it
+ *     rose during the export). Done here, in the same open core, because opening a 1M cache again
+ *     costs a full `quick_check`.
  * Times are per call, measured around `dispatchCall` (validation, handler, worker round trip).
  */
 import Database from 'better-sqlite3';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ExportRequest } from '../../shared/contract.ts';
 import type { ContactQuery } from '../../shared/query.ts';
 import { CONTACT_SORT_COLUMNS } from '../../shared/query.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
@@ -20,7 +27,7 @@ import { queryContacts } from '../../electron/main/cache/queries.ts';
 import { createCore, type PlatformServices } from '../../electron/main/core.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
-import { report } from './lib.ts';
+import { markPhase, peakRss, report, rssParts, rssSampler, type RssParts } from './lib.ts';
 
 /** Input of the child. */
 export interface QueryChildInput {
@@ -32,6 +39,22 @@ export interface QueryChildInput {
   /** Queries per typeahead kind. */
   perKind: number;
   seed: number;
+  /** Export to run after the reads, or null. */
+  export: { path: string; request: ExportRequest } | null;
+}
+
+/** The export part of {@link QueryChildResult}. */
+export interface ExportFigures {
+  rows: number;
+  ms: number;
+  maxEventLoopDelayMs: number;
+  baseRssBytes: number;
+  peakRssBytes: number;
+  /** peak − base (bytes). */
+  growthBytes: number;
+  /** RSS split just before the export and the largest sampled values during it. */
+  before: RssParts;
+  during: RssParts;
 }
 
 /** One timed typeahead call. */
@@ -53,7 +76,8 @@ export interface QueryChildResult {
   secondPageMs: number;
   /**
    * The cold open taken apart, after the core is closed, on this thread without a worker:
-   * `openCache` (pragmas, quick_check, migrations), quick_check alone, the first page query.
+   * `openCache` without its quick_check (pragmas, migrations), the quick_check alone, the first
+   * page query.
    */
   openInThreadMs: number;
   quickCheckMs: number;
@@ -62,6 +86,7 @@ export interface QueryChildResult {
   /** Exact counts (countContacts) of the same searches, ms, printed for information. */
   exactCountMs: number[];
   windows: { sort: string; offset: number; ms: number; rows: number }[];
+  export: ExportFigures | null;
 }
 
 /** Small seeded generator (mulberry32). */
@@ -118,13 +143,45 @@ function pickQueries(file: string, perKind: number, random: () => number): { row
   return { rows: n, picks };
 }
 
+type Dispatch = (name: string, payload: unknown) => ReturnType<typeof dispatchCall>;
+
+async function runExport(request: ExportRequest, call: Dispatch): Promise<ExportFigures> {
+  global.gc?.();
+  const before = rssParts();
+  const hwmBefore = peakRss();
+  const sampler = rssSampler(10);
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  markPhase('start', 'export');
+  histogram.enable();
+  const t0 = performance.now();
+  const result = await call('exportCsv', request);
+  const ms = performance.now() - t0;
+  histogram.disable();
+  markPhase('end', 'export');
+  const during = sampler.stop();
+  if (!result.ok) throw new Error(`export failed: ${result.error.code} ${result.error.message}`);
+  const hwm = peakRss();
+  // VmHWM cannot be reset: use it only when it rose during the export; else the sampled peak.
+  const peak = hwm !== null && hwmBefore !== null && hwm > hwmBefore ? Math.max(hwm, during.rss) : during.rss;
+  return {
+    rows: (result.value as { rows: number }).rows,
+    ms,
+    maxEventLoopDelayMs: histogram.max / 1e6,
+    baseRssBytes: before.rss,
+    peakRssBytes: peak,
+    growthBytes: peak - before.rss,
+    before,
+    during,
+  };
+}
+
 async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as QueryChildInput;
   const random = rng(input.seed);
   const { rows, picks } = pickQueries(input.cacheFile, input.perKind, random);
 
   const platform: PlatformServices = {
-    showSaveDialog: async () => null,
+    showSaveDialog: async () => input.export?.path ?? null,
     showItemInFolder: () => {},
     openExternal: async () => {},
     setProgress: () => {},
@@ -166,10 +223,11 @@ async function main(): Promise<void> {
       }
     }
   }
+  const exported = input.export ? await runExport(input.export.request, (name, payload) => dispatchCall(handlers, name, payload)) : null;
   await core.close();
 
   let t = performance.now();
-  const db = openCache(input.cacheFile);
+  const db = openCache(input.cacheFile, { skipCheck: true });
   const openInThreadMs = performance.now() - t;
   t = performance.now();
   db.pragma('quick_check(1)');
@@ -178,7 +236,7 @@ async function main(): Promise<void> {
   queryContacts(db, {}, { offset: 0, limit: 100 });
   const firstPageInThreadMs = performance.now() - t;
   db.close();
-  const result: QueryChildResult = { rows, coldOpenMs, secondPageMs: second.ms, openInThreadMs, quickCheckMs, firstPageInThreadMs, typeahead, exactCountMs, windows };
+  const result: QueryChildResult = { rows, coldOpenMs, secondPageMs: second.ms, openInThreadMs, quickCheckMs, firstPageInThreadMs, typeahead, exactCountMs, windows, export: exported };
   report(result);
 }
 

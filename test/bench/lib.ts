@@ -192,6 +192,16 @@ export interface ChildResult<T> {
    * own event-loop figures.
    */
   idleMaxDelayMs: number;
+  /** The same control over each `phase` the child marked with {@link markPhase} (start … end). */
+  idlePhaseMaxDelayMs: Record<string, number>;
+}
+
+/** Prefix of the lines a child prints to mark a phase (`<mark> start|end <name>`). */
+export const PHASE_MARK = 'BENCH_PHASE ';
+
+/** Tells the parent that a phase starts or ends (see {@link ChildResult.idlePhaseMaxDelayMs}). */
+export function markPhase(edge: 'start' | 'end', name: string): void {
+  process.stdout.write(`${PHASE_MARK}${edge} ${name}\n`);
 }
 
 /**
@@ -203,11 +213,30 @@ export function runChild<T>(script: string, input: unknown, options: { nodeArgs?
   const started = performance.now();
   const idle = monitorEventLoopDelay({ resolution: 5 });
   idle.enable();
+  const phase = monitorEventLoopDelay({ resolution: 5 });
+  const phases: Record<string, number> = {};
+  let seen = 0;
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, JSON.stringify(input)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      for (;;) {
+        const at = out.indexOf(PHASE_MARK, seen);
+        const eol = at < 0 ? -1 : out.indexOf('\n', at);
+        if (at < 0 || eol < 0) break;
+        const [edge, name = ''] = out.slice(at + PHASE_MARK.length, eol).split(' ');
+        if (edge === 'start') {
+          phase.reset();
+          phase.enable();
+        } else {
+          phase.disable();
+          phases[name] = phase.max / 1e6;
+        }
+        seen = eol + 1;
+      }
+    });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       err += chunk;
       if (err.length > 20_000) err = err.slice(-10_000);
@@ -221,7 +250,7 @@ export function runChild<T>(script: string, input: unknown, options: { nodeArgs?
         reject(new Error(`${script} exited ${code ?? signal}${line ? '' : ' without a result'}: ${err.trim().split('\n').slice(-8).join(' | ')}`));
         return;
       }
-      resolvePromise({ result: JSON.parse(line.slice(RESULT_MARK.length)) as T, wallMs: performance.now() - started, idleMaxDelayMs: idle.max / 1e6 });
+      resolvePromise({ result: JSON.parse(line.slice(RESULT_MARK.length)) as T, wallMs: performance.now() - started, idleMaxDelayMs: idle.max / 1e6, idlePhaseMaxDelayMs: phases });
     });
   });
 }
