@@ -193,8 +193,10 @@ function openReader(db: Database.Database): { reader: Database.Database; own: bo
   if (db.memory || !db.name || db.name === ':memory:') return { reader: db, own: false };
   const reader = new Database(db.name, { readonly: true, fileMustExist: true });
   reader.pragma('busy_timeout = 5000');
-  reader.pragma('cache_size = -65536');
-  reader.pragma('mmap_size = 268435456');
+  // A streaming scan needs little cache; no mmap, so a 1M-row export does not map the whole file
+  // into the process (mapped pages count as its memory).
+  reader.pragma('cache_size = -8192');
+  reader.pragma('mmap_size = 0');
   return { reader, own: true };
 }
 
