@@ -36,7 +36,7 @@ describe('large export', () => {
     const out = await run(['export', cache, target]);
     const done = /done (\d+) (\d+) (\d+) (\d+)/.exec(out);
     expect(done).not.toBeNull();
-    const [, rows, ms, peakMb, baseMb] = (done as RegExpExecArray).map(Number);
+    const [rows, ms, peakMb, baseMb] = (done as RegExpExecArray).slice(1, 5).map(Number) as [number, number, number, number];
     expect(rows).toBe(ROWS);
     const progress = out.split('\n').filter((l) => l.startsWith('progress '));
     expect(progress.length).toBeGreaterThan(2);
