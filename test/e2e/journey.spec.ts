@@ -97,6 +97,19 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await expectAccessible(page, 'contacts');
   await app.screenshot('05-contacts');
 
+  // Sort by name and widen the Name column (both remembered per profile, checked after a reload).
+  const nameHeader = page.locator('#contacts-grid [role="columnheader"]').first();
+  await nameHeader.getByRole('button').click();
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
+  const widthBefore = (await nameHeader.boundingBox())?.width ?? 0;
+  const handle = (await nameHeader.locator('.resize').boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 };
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + 80, handle.y + handle.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => (await nameHeader.boundingBox())?.width ?? 0).toBeGreaterThan(widthBefore + 50);
+  const widthAfter = (await nameHeader.boundingBox())?.width ?? 0;
+
   // Search by a name prefix (taken from a row on screen, so the test follows the generated data).
   const firstName = ((await dataRows(page, 'contacts-grid').first().locator('[role="gridcell"]').first().textContent()) ?? '').trim().split(/\s+/)[0] ?? '';
   const prefix = firstName.slice(0, 3);
@@ -252,4 +265,12 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await expect(page.getByText('Succeeded').first()).toBeVisible();
   await app.screenshot('18-sync-history-after-offline');
   step('back online');
+
+  // A reload (the app restarting) brings back the last view, the sort and the column width.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
+  await page.keyboard.press('Control+1');
+  await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
+  expect(Math.abs(((await nameHeader.boundingBox())?.width ?? 0) - widthAfter)).toBeLessThan(2);
+  step('settings remembered');
 });
