@@ -63,6 +63,11 @@ function cancelled(): LetterdeskError {
   return new LetterdeskError('CANCELLED', 'The sync was cancelled. The previous data is still shown; start the sync again to continue where it stopped.');
 }
 
+/** Largest `count` a sync accepts from the service (the spec's scale is 10^6 contacts, 3·10^5 orders). */
+export const MAX_RECORDS = 50_000_000;
+/** Largest number of pages a sync plans (`count / pageSize`). */
+export const MAX_PAGES = 5_000_000;
+
 /** SQLite's "database or disk is full" (a full disk, or the file's page limit) as DISK_FULL; else null. */
 function diskFull(error: unknown): LetterdeskError | null {
   const code = (error as { code?: unknown } | null)?.code;
@@ -157,6 +162,15 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
         first = await source.fetchPage(resource, 0, pageSize, signal);
       }
       const count = first.count;
+      const plannedPages = Math.ceil(count / pageSize);
+      if (count > MAX_RECORDS || plannedPages > MAX_PAGES) {
+        // A lying or broken service (count 10^15 with five rows): planning that many pages would
+        // exhaust memory long before any request; refuse the answer instead.
+        throw new LetterdeskError(
+          'BAD_RESPONSE',
+          `The service reported ${count} ${resource} in pages of ${pageSize}, more than Letterdesk can mirror (at most ${MAX_RECORDS} records in ${MAX_PAGES} pages). The previous data is kept; check the base URL and the account scope of the profile.`,
+        );
+      }
       if (resumable && state && (state.server_count !== count || capped) && pass === state.pass) {
         logger.info(`sync ${resource}: the server changed since the interrupted sync (count ${state.server_count} → ${count}); starting over`);
         clearStage(db, resource);
