@@ -91,6 +91,37 @@ export function orderValues(raw: unknown, invalidReason: string | null, fallback
   return { order, recipients };
 }
 
+/** What replaces a field too deeply nested to serialise (JSON.stringify overflows the stack). */
+export const TOO_DEEP = '[nested too deeply to store]';
+
+/**
+ * Computes column values, surviving records nested so deeply that `JSON.stringify` overflows the
+ * stack (a hostile or broken service): the record is then kept with each such top-level field
+ * replaced by {@link TOO_DEEP} and an invalid reason naming the fields, instead of failing the sync.
+ * @param onReduced called when the record had to be reduced (it now counts as invalid)
+ */
+function storable<T>(raw: unknown, reason: string | null, values: (raw: unknown, reason: string | null) => T, onReduced: () => void): T {
+  try {
+    return values(raw, reason);
+  } catch (error) {
+    if (!(error instanceof RangeError) || typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw error;
+    const reduced: Record<string, unknown> = {};
+    const dropped: string[] = [];
+    for (const [key, value] of Object.entries(raw)) {
+      try {
+        JSON.stringify(value);
+        Object.defineProperty(reduced, key, { value, enumerable: true, configurable: true, writable: true });
+      } catch {
+        Object.defineProperty(reduced, key, { value: TOO_DEEP, enumerable: true, configurable: true, writable: true });
+        dropped.push(key);
+      }
+    }
+    onReduced();
+    const why = `${reason ? `${reason}; ` : ''}field(s) ${dropped.join(', ')} nested too deeply to store; replaced by "${TOO_DEEP}"`;
+    return values(reduced, why);
+  }
+}
+
 /** Result of writing one page into staging. */
 export interface StagedPage {
   rows: number;
@@ -139,11 +170,15 @@ export class StageWriter {
         const fallbackId = rec.ok ? null : (rec.id ?? null);
         if (!rec.ok) invalid += 1;
         if (resource === 'contacts') {
-          const values = contactValues(raw, reason, fallbackId);
+          const values = storable(raw, reason, (r, why) => contactValues(r, why, fallbackId), () => {
+            if (rec.ok) invalid += 1;
+          });
           ids.push(values[0] as string);
           this.insertContact.run(...values, pass);
         } else {
-          const { order, recipients } = orderValues(raw, reason, fallbackId);
+          const { order, recipients } = storable(raw, reason, (r, why) => orderValues(r, why, fallbackId), () => {
+            if (rec.ok) invalid += 1;
+          });
           ids.push(order[0] as string);
           this.insertOrder.run(...order, pass);
           this.deleteRecipients.run(order[0]);
