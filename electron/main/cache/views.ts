@@ -42,7 +42,8 @@ function quote(term: string): string {
  * index (unicode61 remove_diacritics 2). Returns null when nothing searchable remains.
  */
 export function compileSearch(input: string | undefined): string | null {
-  const text = (input ?? '').trim();
+  // NUL ends a string inside FTS5's query parser ("unterminated string"); it is never searchable text.
+  const text = (input ?? '').replace(/\u0000/g, ' ').trim();
   if (!text) return null;
   const terms = text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
   if (terms.length === 0) return null;
