@@ -47,6 +47,8 @@ export interface QueryChildInput {
 export interface ExportFigures {
   rows: number;
   ms: number;
+  /** CPU time (user + system) of the whole process, every thread, during the export, ms. */
+  cpuMs: number;
   maxEventLoopDelayMs: number;
   baseRssBytes: number;
   peakRssBytes: number;
@@ -154,8 +156,10 @@ async function runExport(request: ExportRequest, call: Dispatch): Promise<Export
   markPhase('start', 'export');
   histogram.enable();
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const result = await call('exportCsv', request);
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   histogram.disable();
   markPhase('end', 'export');
   const during = sampler.stop();
@@ -166,6 +170,7 @@ async function runExport(request: ExportRequest, call: Dispatch): Promise<Export
   return {
     rows: (result.value as { rows: number }).rows,
     ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     maxEventLoopDelayMs: histogram.max / 1e6,
     baseRssBytes: before.rss,
     peakRssBytes: peak,

@@ -30,6 +30,8 @@ export type FloorChildInput =
 export interface FloorChildResult {
   rows: number;
   ms: number;
+  /** CPU time (user + system) of this process over the timed parts only, ms. */
+  cpuMs: number;
   /** ingest only: time of the staging writes and of build + publish. */
   writeMs?: number;
   buildMs?: number;
@@ -51,6 +53,7 @@ async function fetchFloor(input: Extract<FloorChildInput, { kind: 'fetch' }>): P
     return { count: json.data.count, rows: json.data.rows.length };
   };
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const first = await page(0);
   const pages = Math.max(1, Math.ceil(first.count / input.pageSize));
   let rows = first.rows;
@@ -62,7 +65,8 @@ async function fetchFloor(input: Extract<FloorChildInput, { kind: 'fetch' }>): P
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, pages - 1)) }, lane));
-  return { rows, ms: performance.now() - t0 };
+  const cpu = process.cpuUsage(cpu0);
+  return { rows, ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 function ingestFloor(input: Extract<FloorChildInput, { kind: 'ingest' }>): FloorChildResult {
@@ -72,22 +76,29 @@ function ingestFloor(input: Extract<FloorChildInput, { kind: 'ingest' }>): Floor
   const count = input.resource === 'contacts' ? dataset.contactCount : dataset.orderCount;
   const pages = Math.max(1, Math.ceil(count / input.pageSize));
   let writeMs = 0;
+  let cpuMs = 0;
   let rows = 0;
   for (let p = 0; p < pages; p++) {
     const raw = input.resource === 'contacts' ? dataset.contactsFrom(p * input.pageSize, input.pageSize) : dataset.ordersFrom(p * input.pageSize, input.pageSize);
     const records: StagedRecord[] = (JSON.parse(JSON.stringify(raw)) as unknown[]).map((record) => ({ ok: true, record }));
     const t = performance.now();
+    const c = process.cpuUsage();
     writer.writePage(input.resource, 1, p, count, records);
     writeMs += performance.now() - t;
+    const used = process.cpuUsage(c);
+    cpuMs += (used.user + used.system) / 1000;
     rows += records.length;
   }
   const t = performance.now();
+  const c = process.cpuUsage();
   const built = buildNext(db, input.resource, Date.now().toString(36));
   publishNext(db, input.resource, () => {});
   const buildMs = performance.now() - t;
+  const used = process.cpuUsage(c);
+  cpuMs += (used.user + used.system) / 1000;
   db.close();
   if (built !== rows) throw new Error(`ingest floor built ${built} rows from ${rows}`);
-  return { rows, ms: writeMs + buildMs, writeMs, buildMs };
+  return { rows, ms: writeMs + buildMs, cpuMs, writeMs, buildMs };
 }
 
 async function main(): Promise<void> {

@@ -43,6 +43,8 @@ export interface ResourceTiming {
 export interface SyncChildResult {
   mode: 'controller' | 'engine';
   totalMs: number;
+  /** CPU time (user + system) of the process, every thread, over the sync, ms. */
+  cpuMs: number;
   runs: SyncRun[];
   timings: Partial<Record<Resource, ResourceTiming>>;
   /** Largest event-loop delay of this (main) thread during the sync, ms. */
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
   const baseRss = process.memoryUsage().rss;
   const rss = rssSampler(25);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const onProgress = (p: Pick<SyncProgress, 'resource' | 'phase' | 'rowsDone'>): void => {
     events += 1;
     rss.label = `${p.resource}:${p.phase}`;
@@ -112,11 +115,13 @@ async function main(): Promise<void> {
     db.close();
   }
   const totalMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   histogram.disable();
   const rssMax = rss.stop();
   const result: SyncChildResult = {
     mode: startSync ? 'controller' : 'engine',
     totalMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     runs,
     timings,
     maxEventLoopDelayMs: histogram.max / 1e6,
