@@ -12,6 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CsvOptions, ExportRequest } from '../../shared/contract.ts';
 import type { Contact, Order } from '../../shared/serviceRecords.ts';
+import { CacheClient } from '../../electron/main/cache/client.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
@@ -292,6 +293,61 @@ describe('failures and cancel leave no file', () => {
     }
     expect(leftovers(folder)).toEqual([]);
     expect(existsSync(target)).toBe(false);
+  });
+});
+
+describe('through the database worker (the app\'s path)', () => {
+  it('streams with progress, keeps answering queries meanwhile, and cancels cleanly', async () => {
+    const folder = join(dir, 'worker');
+    mkdirSync(folder);
+    const cache = join(folder, 'big.sqlite');
+    const fill = spawn(process.execPath, [CHILD, 'fill', cache, '150000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    expect(await new Promise((r) => fill.on('exit', r))).toBe(0);
+    const client = await CacheClient.open(cache);
+    try {
+      const request: ExportRequest = { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } };
+      // A full export: progress arrives, and a query sent meanwhile is answered before it ends.
+      const target = join(folder, 'all.csv');
+      const progress: number[] = [];
+      let queryAnsweredAt = -1;
+      let finished = false;
+      const exporting = client.exportCsv(request, target, {
+        onProgress: (p) => {
+          progress.push(p.rowsDone);
+          if (progress.length === 2) void client.countContacts({}).then(() => (queryAnsweredAt = finished ? Infinity : progress.at(-1) ?? 0));
+        },
+      });
+      const { rows } = await exporting;
+      finished = true;
+      expect(rows).toBe(150000);
+      expect(progress.at(-1)).toBe(150000);
+      expect(progress.length).toBeGreaterThan(2);
+      expect(queryAnsweredAt).toBeGreaterThanOrEqual(0);
+      expect(queryAnsweredAt).toBeLessThan(150000);
+      expect(readFileSync(target, 'utf8').split('\r\n').length).toBeGreaterThan(150000);
+
+      // Cancelled mid-way: rejects with CANCELLED, nothing under the name, no temp file.
+      const cancelled = join(folder, 'cancelled.csv');
+      const abort = new AbortController();
+      let seenAtAbort = 0;
+      await expect(
+        client.exportCsv(request, cancelled, {
+          signal: abort.signal,
+          onProgress: (p) => {
+            if (p.rowsDone > 0 && !abort.signal.aborted) {
+              seenAtAbort = p.rowsDone;
+              abort.abort();
+            }
+          },
+        }),
+      ).rejects.toMatchObject({ code: 'CANCELLED' });
+      expect(seenAtAbort).toBeGreaterThan(0);
+      expect(seenAtAbort).toBeLessThan(150000);
+      expect(existsSync(cancelled)).toBe(false);
+      expect(readdirSync(folder).filter((n) => n.endsWith(TEMP_SUFFIX))).toEqual([]);
+    } finally {
+      await client.close();
+    }
   });
 });
 
