@@ -358,6 +358,7 @@ function printRecords(io: CliIo, kind: 'contacts' | 'orders', rawRows: IterableI
 
 /** Progress of a sync: a bar on a terminal, one plain line per step (phase) otherwise. */
 function syncProgressView(io: CliIo): { update(p: SyncProgress): void; stop(): void } {
+  const left = (p: SyncProgress) => (p.etaSeconds === null ? '' : `${p.etaSeconds} s left`);
   if (io.stderr.isTTY) {
     let bar: cliProgress.SingleBar | null = null;
     let resource: string | null = null;
@@ -367,13 +368,13 @@ function syncProgressView(io: CliIo): { update(p: SyncProgress): void; stop(): v
           bar?.stop();
           resource = p.resource;
           bar = new cliProgress.SingleBar(
-            { stream: io.stderr as NodeJS.WritableStream as never, format: '{resource} {phase} [{bar}] {value}/{total} rows | {rate} rows/s | ETA {eta}s', hideCursor: true, clearOnComplete: false },
+            { stream: io.stderr as NodeJS.WritableStream as never, format: '{resource} {phase} [{bar}] {value}/{total} rows | {rate} rows/s | {left}', hideCursor: true, clearOnComplete: false },
             cliProgress.Presets.shades_classic,
           );
-          bar.start(p.rowsTotal ?? 0, p.rowsDone, { resource: p.resource.padEnd(8), phase: p.phase.padEnd(10), rate: fmt(p.rowsPerSecond), eta: p.etaSeconds ?? '?' });
+          bar.start(p.rowsTotal ?? 0, p.rowsDone, { resource: p.resource.padEnd(8), phase: p.phase.padEnd(10), rate: fmt(p.rowsPerSecond), left: left(p) });
         }
         if (p.rowsTotal !== null) bar?.setTotal(p.rowsTotal);
-        bar?.update(p.rowsDone, { phase: p.phase.padEnd(10), rate: fmt(p.rowsPerSecond), eta: p.etaSeconds ?? '?' });
+        bar?.update(p.rowsDone, { phase: p.phase.padEnd(10), rate: fmt(p.rowsPerSecond), left: left(p) });
       },
       stop() {
         bar?.stop();
