@@ -175,7 +175,7 @@ async function runScale(contacts: number): Promise<void> {
       const floor = sections.has('sync') ? await floors(api.baseUrl, contacts, orders, dir) : null;
       scaleRaw.floors = floor;
       try {
-        const input: SyncChildInput = { cacheFile, baseUrl: api.baseUrl, resources: ['contacts', 'orders'], pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'auto' };
+        const input: SyncChildInput = { cacheFile, dataDir, baseUrl: api.baseUrl, resources: ['contacts', 'orders'], pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'core' };
         const { result, idleMaxDelayMs } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
         scaleRaw.sync = { ...result, idleMaxDelayMs };
         synced = result.runs.every((r) => r.outcome === 'succeeded');
@@ -185,7 +185,7 @@ async function runScale(contacts: number): Promise<void> {
         const contactsMs = c?.doneMs ?? null;
         const ordersMs = o?.doneMs !== null && o?.doneMs !== undefined && c?.doneMs ? o.doneMs - c.doneMs : null;
         const rate = (rows: number, ms: number | null): number | null => (ms ? (rows / ms) * 1000 : null);
-        const via = result.mode === 'controller' ? 'sync worker' : 'runSync on the main thread';
+        const via = result.mode === 'core' ? 'the app\'s startSync call → sync worker' : result.mode === 'controller' ? 'sync worker' : 'runSync on the main thread';
         log(`sync ${s} (${via}): contacts ${fmt(contactsMs)} ms (fetched at ${fmt(c?.fetchedMs)}, indexing ${fmt(c?.indexingMs)}), orders ${fmt(ordersMs)} ms; max event-loop delay ${fmt(result.maxEventLoopDelayMs)} ms; peak RSS ${fmt(mib(result.peakRssBytes))} MiB`);
         for (const [resource, rows, ms] of [['contacts', contacts, contactsMs], ['orders', orders, ordersMs]] as const) {
           const f = floor?.[resource];
@@ -275,7 +275,7 @@ async function slowServer(): Promise<void> {
     const rates: Record<number, { e2e: number; fetch: number | null }> = {};
     const runs: Record<number, SyncChildResult> = {};
     for (const concurrency of [1, CONCURRENCY]) {
-      const input: SyncChildInput = { cacheFile: resolve(dir, `c${concurrency}.db`), baseUrl: api.baseUrl, resources: ['contacts'], pageSize, concurrency, mode: 'auto' };
+      const input: SyncChildInput = { cacheFile: resolve(dir, `c${concurrency}.db`), baseUrl: api.baseUrl, resources: ['contacts'], pageSize, concurrency, mode: 'controller' };
       const { result } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
       runs[concurrency] = result;
       const t = result.timings.contacts;

@@ -2,10 +2,14 @@
  * Benchmark child: one full sync from a sample API into a fresh cache file, in its own process,
  * which plays the Electron main process. Usage: `node test/bench/syncChild.ts '<json SyncChildInput>'`.
  *
- * The sync goes through the sync controller (`electron/main/sync/controller.ts`, the worker thread
- * the app uses) when it exists, else through `runSync` on this process's main thread (then the
- * event-loop figure shows what the app would suffer without the worker). Prints one
- * `BENCH_RESULT {…}` line (see {@link SyncChildResult}).
+ * Modes:
+ *  - `core`: exactly what the app does — a core (core.ts) with its database worker open, session
+ *    tokens set through the `setCredentials` call, the `startSync` call through `dispatchCall`, then
+ *    waiting for the `syncFinished` events (the core runs the sync controller → sync worker thread
+ *    with its default concurrency);
+ *  - `controller`: `startSync` of sync/controller.ts directly (the sync worker, any concurrency);
+ *  - `engine`: `runSync` on this process's main thread (what the app would suffer without the worker).
+ * Prints one `BENCH_RESULT {…}` line (see {@link SyncChildResult}).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { SyncProgress, SyncRun } from '../../shared/contract.ts';
@@ -14,6 +18,9 @@ import { openCache } from '../../electron/main/cache/db.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
+import { createCore, type Core } from '../../electron/main/core.ts';
+import { createHandlers } from '../../electron/main/handlers.ts';
+import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { importOptional, peakRss, report, rssSampler, type RssParts } from './lib.ts';
 
 /** Input of the child. */
@@ -23,8 +30,9 @@ export interface SyncChildInput {
   resources: Resource[];
   pageSize: number;
   concurrency: number;
-  /** 'auto': the controller when present, else the engine. */
-  mode: 'auto' | 'engine';
+  mode: 'core' | 'controller' | 'engine';
+  /** `core` mode: the data directory whose active profile owns `cacheFile`. */
+  dataDir?: string;
 }
 
 /** Times of one resource, in ms since the sync started. */
@@ -41,7 +49,7 @@ export interface ResourceTiming {
 
 /** What the child prints. */
 export interface SyncChildResult {
-  mode: 'controller' | 'engine';
+  mode: 'core' | 'controller' | 'engine';
   totalMs: number;
   /** CPU time (user + system) of the process, every thread, over the sync, ms. */
   cpuMs: number;
@@ -78,9 +86,39 @@ async function main(): Promise<void> {
   const tokens = { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN };
   // The app migrates the cache before it starts the sync worker (core.ts): do the same, untimed.
   const db = openCache(input.cacheFile);
-  const controller = input.mode === 'auto' ? await importOptional<{ startSync?: StartSync }>('electron/main/sync/controller.ts') : null;
+  const controller = input.mode === 'controller' ? await importOptional<{ startSync?: StartSync }>('electron/main/sync/controller.ts') : null;
   const startSync = controller?.startSync ?? null;
-  if (startSync) db.close();
+  if (input.mode !== 'engine') db.close();
+
+  // core mode: the app's path, set up before the clock starts (the app has its cache open and its
+  // tokens set before anyone clicks Sync).
+  let progressSink: ((p: SyncProgress) => void) | null = null;
+  const finished: SyncRun[] = [];
+  let onFinished: (() => void) | null = null;
+  let core: Core | null = null;
+  let call: ((name: string, payload: unknown) => Promise<unknown>) | null = null;
+  if (input.mode === 'core') {
+    core = createCore({
+      dataDir: input.dataDir ?? '', version: 'bench', logFile: null, keychain: 'session-only', autoSyncAfterMinutes: 0,
+      platform: { showSaveDialog: async () => null, showItemInFolder: () => {}, openExternal: async () => {}, setProgress: () => {} },
+      emit: (event, payload) => {
+        if (event === 'syncProgress') progressSink?.(payload as SyncProgress);
+        if (event === 'syncFinished') {
+          finished.push(payload as SyncRun);
+          onFinished?.();
+        }
+      },
+    });
+    const handlers = createHandlers(core);
+    call = async (name, payload) => {
+      const result = await dispatchCall(handlers, name, payload);
+      if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`);
+      return result.value;
+    };
+    const profileId = core.activeProfile().id;
+    await call('setCredentials', { profileId, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, sessionOnly: true });
+    await call('queryContacts', { query: {}, window: { offset: 0, limit: 100 } });
+  }
 
   const timings: Partial<Record<Resource, ResourceTiming>> = {};
   let events = 0;
@@ -103,7 +141,17 @@ async function main(): Promise<void> {
   };
   histogram.enable();
   let runs: SyncRun[];
-  if (startSync) {
+  if (call && core) {
+    progressSink = onProgress;
+    const done = new Promise<void>((resolve) => {
+      onFinished = () => {
+        if (finished.length >= input.resources.length || finished.some((r) => r.outcome !== 'succeeded')) resolve();
+      };
+    });
+    await call('startSync', { resources: input.resources });
+    await done;
+    runs = finished;
+  } else if (startSync) {
     runs = await startSync({
       cacheFile: input.cacheFile, baseUrl: input.baseUrl, tokens, accountId: null, pageSize: input.pageSize,
       resources: input.resources, concurrency: input.concurrency, signal: new AbortController().signal, onProgress,
@@ -116,10 +164,11 @@ async function main(): Promise<void> {
   }
   const totalMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  await core?.close();
   histogram.disable();
   const rssMax = rss.stop();
   const result: SyncChildResult = {
-    mode: startSync ? 'controller' : 'engine',
+    mode: core ? 'core' : startSync ? 'controller' : 'engine',
     totalMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
     runs,
