@@ -106,7 +106,7 @@ export function validateExportPath(path: string): string {
   return target;
 }
 
-/** The SELECT of an export (without the column list), with its bound parameters. */
+/** The SQL of an export, with its bound parameters and the resolved columns. */
 export interface ExportSql {
   /** `SELECT <columns> FROM … WHERE … ORDER BY …` */
   select: string;
@@ -182,9 +182,13 @@ function fileError(error: unknown, target: string): unknown {
   if (isLetterdeskError(error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return new LetterdeskError('DISK_FULL', `The disk is full: "${target}" could not be written. Free some space and export again.`);
+  if (code === 'EBUSY' || (process.platform === 'win32' && code === 'EPERM')) {
+    return new LetterdeskError('VALIDATION', `"${target}" could not be replaced: it is probably open in another program (Excel?). Close it and export again, or choose another name.`);
+  }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
     return new LetterdeskError('VALIDATION', `Letterdesk may not write to "${dirname(target)}"; choose another folder.`);
   }
+  if (code === 'ENAMETOOLONG') return new LetterdeskError('VALIDATION', `The file name "${basename(target)}" is too long; choose a shorter one.`);
   return error;
 }
 
