@@ -9,6 +9,7 @@
  *   npm run bench -- --write-docs      also rewrite docs/benchmarks.md with the table and the machine
  *   npm run bench -- --only sync,queries,export,slow   a subset of the sections
  *   npm run bench -- --keep            keep the caches and CSV files under .bench/
+ *   npm run bench -- --resources contacts   floors and sync of contacts only
  *
  * Every measurement runs in a child process of its own (test/bench/*Child.ts), the sample API too,
  * so that a figure never includes another section's memory or CPU on its event loop. Per scale:
@@ -49,6 +50,8 @@ const quick = flag('--quick');
 const scales = (option('--scales') ?? (quick ? '10000' : '100000,1000000')).split(',').map((s) => Number(s.replace(/[_k]/g, (m) => (m === 'k' ? '000' : ''))));
 const sections = new Set((option('--only') ?? 'sync,queries,export,slow').split(','));
 const keep = flag('--keep');
+/** `--resources contacts` leaves orders out of the floors and the sync (to fit a 1M run in less time). */
+const resources = (option('--resources') ?? 'contacts,orders').split(',').filter((r): r is Resource => r === 'contacts' || r === 'orders');
 const writeDocs = flag('--write-docs');
 const PAGE_SIZE = 1000;
 const CONCURRENCY = 4;
@@ -119,7 +122,7 @@ async function timeSqliteShell(file: string, sql: string, outFile: string): Prom
 
 async function floors(baseUrl: string, contacts: number, orders: number, dir: string): Promise<Record<Resource, { a: number | null; aSource: number | null; b: number | null; bDetail: FloorChildResult | null; cpuMs: number | null }>> {
   const out = {} as Record<Resource, { a: number | null; aSource: number | null; b: number | null; bDetail: FloorChildResult | null; cpuMs: number | null }>;
-  for (const resource of ['contacts', 'orders'] as const) {
+  for (const resource of resources) {
     const rate = (r: FloorChildResult): number => (r.rows / r.ms) * 1000;
     let a: number | null = null;
     let aSource: number | null = null;
@@ -175,7 +178,7 @@ async function runScale(contacts: number): Promise<void> {
       const floor = sections.has('sync') ? await floors(api.baseUrl, contacts, orders, dir) : null;
       scaleRaw.floors = floor;
       try {
-        const input: SyncChildInput = { cacheFile, dataDir, baseUrl: api.baseUrl, resources: ['contacts', 'orders'], pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'core' };
+        const input: SyncChildInput = { cacheFile, dataDir, baseUrl: api.baseUrl, resources, pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'core' };
         const { result, idleMaxDelayMs } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
         scaleRaw.sync = { ...result, idleMaxDelayMs };
         synced = result.runs.every((r) => r.outcome === 'succeeded');
@@ -187,7 +190,7 @@ async function runScale(contacts: number): Promise<void> {
         const rate = (rows: number, ms: number | null): number | null => (ms ? (rows / ms) * 1000 : null);
         const via = result.mode === 'core' ? 'the app\'s startSync call → sync worker' : result.mode === 'controller' ? 'sync worker' : 'runSync on the main thread';
         log(`sync ${s} (${via}): contacts ${fmt(contactsMs)} ms (fetched at ${fmt(c?.fetchedMs)}, indexing ${fmt(c?.indexingMs)}), orders ${fmt(ordersMs)} ms; max event-loop delay ${fmt(result.maxEventLoopDelayMs)} ms; peak RSS ${fmt(mib(result.peakRssBytes))} MiB`);
-        for (const [resource, rows, ms] of [['contacts', contacts, contactsMs], ['orders', orders, ordersMs]] as const) {
+        for (const [resource, rows, ms] of ([['contacts', contacts, contactsMs], ['orders', orders, ordersMs]] as const).filter(([r]) => resources.includes(r))) {
           const f = floor?.[resource];
           const slower = f && f.a !== null && f.b !== null ? Math.min(f.a, f.b) : null;
           const which = f && f.a !== null && f.b !== null ? (f.a <= f.b ? 'a: fetch+parse' : 'b: ingest') : '';
@@ -197,7 +200,8 @@ async function runScale(contacts: number): Promise<void> {
             add({ key: `${s}.floor.b.${resource}`, name: `${s}: floor (b) ${resource}: ingest from memory`, value: f.b, unit: 'rows/s', pass: null, note: f.bDetail ? `staging ${fmt(f.bDetail.writeMs)} ms + build/publish ${fmt(f.bDetail.buildMs)} ms` : undefined });
           }
         }
-        const floorCpu = floor && floor.contacts.cpuMs !== null && floor.orders.cpuMs !== null ? floor.contacts.cpuMs + floor.orders.cpuMs : null;
+        const floorCpus = resources.map((r) => floor?.[r]?.cpuMs ?? null);
+        const floorCpu = floorCpus.every((c) => c !== null) ? floorCpus.reduce<number>((a, c) => a + (c ?? 0), 0) : null;
         add({
           key: `${s}.sync.cpu`, name: `${s}: · CPU time of the sync (all threads) vs floors (a) + (b)`, value: result.cpuMs, floor: floorCpu,
           ratio: floorCpu ? result.cpuMs / floorCpu : null, unit: 'ms', pass: null,
@@ -209,6 +213,7 @@ async function runScale(contacts: number): Promise<void> {
         failed(`${s}.sync`, `${s}: full sync`, error);
       }
     }
+    flush();
     if (synced && (sections.has('queries') || sections.has('export'))) {
       const request: ExportRequest = { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } };
       const appFile = resolve(dir, 'export-app.csv');
@@ -238,7 +243,7 @@ async function runScale(contacts: number): Promise<void> {
           const w = latencyStats(result.windows.map((x) => x.ms));
           const worstWindow = result.windows.reduce((a, b) => (b.ms > a.ms ? b : a), result.windows[0] ?? { sort: '', offset: 0, ms: 0 });
           addMax(`${s}.window.p95`, `${s}: window of 100 rows at a random offset, every sort (p95 of ${w.n})`, w.p95, 5, 'ms', `max ${fmt(w.max)} ms (${worstWindow.sort} @ ${fmt(worstWindow.offset)})`);
-          addMax(`${s}.coldOpen`, `${s}: cold open + first page of contacts`, result.coldOpenMs, 50, 'ms', `new core + database worker + open + first query; in-thread: open without check ${fmt(result.openInThreadMs)} ms, quick_check ${fmt(result.quickCheckMs)} ms, first page ${fmt(result.firstPageInThreadMs)} ms; next page ${fmt(result.secondPageMs)} ms`);
+          addMax(`${s}.coldOpen`, `${s}: cold open + first page of contacts`, result.coldOpenMs, 50, 'ms', `new core + database worker + open + first query; in-thread: open without check ${fmt(result.openInThreadMs)} ms, quick_check ${result.quickCheckMs === null ? 'not repeated at this size' : `${fmt(result.quickCheckMs)} ms`}, first page ${fmt(result.firstPageInThreadMs)} ms; next page ${fmt(result.secondPageMs)} ms`);
         }
         const e = result.export;
         if (e && shellMs !== null) {
@@ -313,7 +318,7 @@ function flush(final = false): { header: string; machineLine: string; table: str
   const info = machine();
   const table = markdownTable(metrics);
   const seconds = (performance.now() - t0) / 1000;
-  const header = `Letterdesk benchmark, ${quick ? 'quick' : 'full'} run at ${scales.map(label).join(' + ')} contacts (orders at 30 %)${sections.size < 4 ? `, sections ${[...sections].join(', ')}` : ''}, ${startedAt}, ${seconds.toFixed(0)} s${final ? '' : ' (partial: still running)'}`;
+  const header = `Letterdesk benchmark, ${quick ? 'quick' : 'full'} run at ${scales.map(label).join(' + ')} contacts (${resources.includes('orders') ? 'orders at 30 %' : 'contacts only'})${sections.size < 4 ? `, sections ${[...sections].join(', ')}` : ''}, ${startedAt}, ${seconds.toFixed(0)} s${final ? '' : ' (partial: still running)'}`;
   const machineLine = `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryTotal} RAM (${info.memoryFree} free at the end), Node ${info.node}, ${info.platform}`;
   const missed = metrics.filter((m) => m.pass === false).length;
   const met = metrics.filter((m) => m.pass === true).length;
@@ -356,7 +361,7 @@ async function main(): Promise<void> {
  */
 function writeBenchmarksDoc(header: string, machineLine: string, table: string, met: number, missed: number): void {
   const file = resolve(ROOT, 'docs', 'benchmarks.md');
-  const id = `${scales.map(label).join('+')}${sections.size < 4 ? `:${[...sections].sort().join(',')}` : ''}`;
+  const id = `${scales.map(label).join('+')}${resources.length < 2 ? `/${resources.join(',')}` : ''}${sections.size < 4 ? `:${[...sections].sort().join(',')}` : ''}`;
   const block = `<!-- bench:start ${id} (written by npm run bench -- --write-docs) -->\n${header}\n\n${machineLine}\n\n${table}\n\nTargets: ${met} met, ${missed} missed.\n<!-- bench:end ${id} -->`;
   let doc: string;
   try {
