@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { CALL_NAMES, calls, type CallName } from '../../shared/contract.ts';
+import { calls, type CallName } from '../../shared/contract.ts';
 import type { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 
 export const SEED = process.env.LETTERDESK_FUZZ_SEED ? Number(process.env.LETTERDESK_FUZZ_SEED) : Date.now() ^ (Math.random() * 0x7fffffff);

@@ -43,7 +43,7 @@ function quote(term: string): string {
  */
 export function compileSearch(input: string | undefined): string | null {
   // NUL ends a string inside FTS5's query parser ("unterminated string"); it is never searchable text.
-  const text = (input ?? '').replace(/\u0000/g, ' ').trim();
+  const text = (input ?? '').replaceAll(String.fromCharCode(0), ' ').trim();
   if (!text) return null;
   const terms = text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
   if (terms.length === 0) return null;
