@@ -10,6 +10,7 @@
  *   npm run bench -- --only sync,queries,export,slow   a subset of the sections
  *   npm run bench -- --keep            keep the caches and CSV files under .bench/
  *   npm run bench -- --resources contacts   floors and sync of contacts only
+ *   npm run bench -- --orders-max 100000    orders only at scales up to 100k contacts
  *
  * Every measurement runs in a child process of its own (test/bench/*Child.ts), the sample API too,
  * so that a figure never includes another section's memory or CPU on its event loop. Per scale:
@@ -50,8 +51,11 @@ const quick = flag('--quick');
 const scales = (option('--scales') ?? (quick ? '10000' : '100000,1000000')).split(',').map((s) => Number(s.replace(/[_k]/g, (m) => (m === 'k' ? '000' : ''))));
 const sections = new Set((option('--only') ?? 'sync,queries,export,slow').split(','));
 const keep = flag('--keep');
-/** `--resources contacts` leaves orders out of the floors and the sync (to fit a 1M run in less time). */
-const resources = (option('--resources') ?? 'contacts,orders').split(',').filter((r): r is Resource => r === 'contacts' || r === 'orders');
+/** `--resources contacts` leaves orders out of the floors and the sync. */
+const allResources = (option('--resources') ?? 'contacts,orders').split(',').filter((r): r is Resource => r === 'contacts' || r === 'orders');
+/** `--orders-max N`: orders only at scales up to N contacts (a 1M run without them fits in minutes). */
+const ordersMax = Number(option('--orders-max') ?? Number.POSITIVE_INFINITY);
+const resourcesAt = (contacts: number): Resource[] => allResources.filter((r) => r !== 'orders' || contacts <= ordersMax);
 const writeDocs = flag('--write-docs');
 const PAGE_SIZE = 1000;
 const CONCURRENCY = 4;
@@ -120,7 +124,7 @@ async function timeSqliteShell(file: string, sql: string, outFile: string): Prom
   return { ms, cpuMs: parts.length === 2 ? (parts[0] as number) + (parts[1] as number) : null };
 }
 
-async function floors(baseUrl: string, contacts: number, orders: number, dir: string): Promise<Record<Resource, { a: number | null; aSource: number | null; b: number | null; bDetail: FloorChildResult | null; cpuMs: number | null }>> {
+async function floors(resources: readonly Resource[], baseUrl: string, contacts: number, orders: number, dir: string): Promise<Record<Resource, { a: number | null; aSource: number | null; b: number | null; bDetail: FloorChildResult | null; cpuMs: number | null }>> {
   const out = {} as Record<Resource, { a: number | null; aSource: number | null; b: number | null; bDetail: FloorChildResult | null; cpuMs: number | null }>;
   for (const resource of resources) {
     const rate = (r: FloorChildResult): number => (r.rows / r.ms) * 1000;
@@ -158,6 +162,7 @@ async function floors(baseUrl: string, contacts: number, orders: number, dir: st
 
 async function runScale(contacts: number): Promise<void> {
   const orders = Math.round(contacts * 0.3);
+  const resources = resourcesAt(contacts);
   const s = label(contacts);
   const dir = resolve(benchDir, `scale-${s}`);
   rmSync(dir, { recursive: true, force: true });
@@ -175,7 +180,7 @@ async function runScale(contacts: number): Promise<void> {
   let synced = false;
   try {
     if (sections.has('sync') || sections.has('queries') || sections.has('export')) {
-      const floor = sections.has('sync') ? await floors(api.baseUrl, contacts, orders, dir) : null;
+      const floor = sections.has('sync') ? await floors(resources, api.baseUrl, contacts, orders, dir) : null;
       scaleRaw.floors = floor;
       try {
         const input: SyncChildInput = { cacheFile, dataDir, baseUrl: api.baseUrl, resources, pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'core' };
@@ -318,7 +323,7 @@ function flush(final = false): { header: string; machineLine: string; table: str
   const info = machine();
   const table = markdownTable(metrics);
   const seconds = (performance.now() - t0) / 1000;
-  const header = `Letterdesk benchmark, ${quick ? 'quick' : 'full'} run at ${scales.map(label).join(' + ')} contacts (${resources.includes('orders') ? 'orders at 30 %' : 'contacts only'})${sections.size < 4 ? `, sections ${[...sections].join(', ')}` : ''}, ${startedAt}, ${seconds.toFixed(0)} s${final ? '' : ' (partial: still running)'}`;
+  const header = `Letterdesk benchmark, ${quick ? 'quick' : 'full'} run at ${scales.map(label).join(' + ')} contacts (${allResources.includes('orders') ? `orders at 30 %${Number.isFinite(ordersMax) ? ` up to ${label(ordersMax)} contacts` : ''}` : 'contacts only'})${sections.size < 4 ? `, sections ${[...sections].join(', ')}` : ''}, ${startedAt}, ${seconds.toFixed(0)} s${final ? '' : ' (partial: still running)'}`;
   const machineLine = `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryTotal} RAM (${info.memoryFree} free at the end), Node ${info.node}, ${info.platform}`;
   const missed = metrics.filter((m) => m.pass === false).length;
   const met = metrics.filter((m) => m.pass === true).length;
@@ -361,7 +366,7 @@ async function main(): Promise<void> {
  */
 function writeBenchmarksDoc(header: string, machineLine: string, table: string, met: number, missed: number): void {
   const file = resolve(ROOT, 'docs', 'benchmarks.md');
-  const id = `${scales.map(label).join('+')}${resources.length < 2 ? `/${resources.join(',')}` : ''}${sections.size < 4 ? `:${[...sections].sort().join(',')}` : ''}`;
+  const id = `${scales.map(label).join('+')}${allResources.length < 2 ? `/${allResources.join(',')}` : ''}${Number.isFinite(ordersMax) ? `/orders≤${label(ordersMax)}` : ''}${sections.size < 4 ? `:${[...sections].sort().join(',')}` : ''}`;
   const block = `<!-- bench:start ${id} (written by npm run bench -- --write-docs) -->\n${header}\n\n${machineLine}\n\n${table}\n\nTargets: ${met} met, ${missed} missed.\n<!-- bench:end ${id} -->`;
   let doc: string;
   try {
