@@ -1,0 +1,57 @@
+/**
+ * "Connect to your account" with a token the service rejects: the app says so plainly, keeps
+ * working, and recovers once a good token is entered in Profiles. The service is the sample API
+ * reached as an ordinary (custom) profile over loopback HTTP, so the real 401 path is exercised.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
+import { expect, test } from './harness.ts';
+
+test('a rejected token is explained and can be replaced', async ({ app }) => {
+  test.setTimeout(240_000);
+  const { page } = app;
+  const baseUrl = await app.core.sampleApi.ensure();
+  await app.open();
+
+  await page.getByRole('button', { name: /Connect to your account/ }).click();
+  const form = page.getByRole('form', { name: 'New profile' });
+  await form.getByLabel('Name').fill('Acme (staging)');
+  await form.getByText('Custom', { exact: true }).click();
+  await form.getByLabel('Base URL').fill(baseUrl);
+  await form.getByLabel('Page size').fill('250');
+  await form.getByLabel('Access token').fill('eyJhbGciOiJIUzI1NiJ9.not-a-valid-token.x');
+  await app.screenshot('30-connect-form');
+  await form.getByRole('button', { name: 'Connect and sync' }).click();
+
+  // 401 → the banner and the status bar say what happened and what to do.
+  const banner = page.getByTestId('auth-banner');
+  await expect(banner).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('connectivity')).toContainText('Token rejected — open Profiles to enter a new one');
+  await expect(page.getByText('No contacts cached yet')).toBeVisible();
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await app.screenshot('31-token-rejected');
+
+  // Profiles: the stored token is never shown; a new one replaces it.
+  await banner.getByRole('button', { name: 'Open Profiles' }).click();
+  await expect(page.getByText('The service rejected the stored token. Enter a new one.')).toBeVisible();
+  const token = page.getByLabel('Access token');
+  await expect(token).toHaveValue('');
+  await expect(token).toHaveAttribute('type', 'password');
+  await app.screenshot('32-profile-token-rejected');
+  await token.fill(SAMPLE_ACCESS_TOKEN);
+  await page.getByLabel('Refresh token').fill(SAMPLE_REFRESH_TOKEN); // §5: the contact list also sends `refreshtoken`
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(/Token stored · saved/)).toBeVisible();
+  expect(await page.content()).not.toContain(SAMPLE_ACCESS_TOKEN);
+  expect(await page.content()).not.toContain(SAMPLE_REFRESH_TOKEN);
+
+  // Saving new tokens for the active profile syncs at once.
+  await expect(banner).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/, { timeout: 60_000 });
+  await page.keyboard.press('Control+1');
+  await expect(page.getByRole('grid', { name: 'Contacts' }).locator('[role="row"][aria-rowindex="2"]')).toBeVisible();
+  await page.keyboard.press('Control+4');
+  await app.screenshot('33-profile-token-stored');
+});
+
