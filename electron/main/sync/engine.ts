@@ -150,6 +150,9 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
 
     setPhase('fetching');
     let pageSize = resumable && state ? state.page_size : options.pageSize;
+    /** Distinct ids of the previous complete pass (duplicate detection), null before the first. */
+    let previousSeen: number | null = null;
+    let previousCount: number | null = null;
     for (;;) {
       if (signal.aborted) throw cancelled();
       let first = await source.fetchPage(resource, 0, pageSize, signal);
@@ -232,6 +235,21 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
       setPhase('verifying');
       const seen = (db.prepare(`SELECT count(*) AS n FROM ${resource === 'contacts' ? 'stage_contacts' : 'stage_orders'} WHERE pass = ?`).get(pass) as { n: number }).n;
       if (!drift && seen === count) break;
+      if (!drift && seen < count && seen === previousSeen && count === previousCount) {
+        // Two consecutive full reads with the same count, full pages and the very same id set (no
+        // row of the previous pass is missing from this one): the service is stable but lists some
+        // ids more than once. Keep one record per id and report the duplicates instead of failing
+        // every sync with "kept changing".
+        const stage = resource === 'contacts' ? 'stage_contacts' : 'stage_orders';
+        const missing = (db.prepare(`SELECT count(*) AS n FROM ${stage} WHERE pass = ?`).get(pass - 1) as { n: number }).n;
+        if (missing === 0) {
+          logger.warn(`sync ${resource}: the service listed ${count - seen} id(s) more than once (count ${count}, distinct ids ${seen}, stable over two reads); one record per id kept`);
+          invalid += count - seen;
+          break;
+        }
+      }
+      previousSeen = drift ? null : seen;
+      previousCount = count;
       logger.warn(`sync ${resource}: drift in pass ${pass} (server count ${count}, ids seen ${seen}, count changed: ${drift}); reading again`);
       if (pass >= maxPasses) {
         throw new LetterdeskError(
