@@ -122,6 +122,12 @@ function storable<T>(raw: unknown, reason: string | null, values: (raw: unknown,
   }
 }
 
+/** `no-id-p<page>-r<row>` for an invalid row that carries no usable `id`, else null (its own id is used). */
+function noIdPlaceholder(raw: unknown, page: number, index: number): string | null {
+  const id = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
+  return id === undefined || id === null || id === '' ? `no-id-p${page}-r${index}` : null;
+}
+
 /** Result of writing one page into staging. */
 export interface StagedPage {
   rows: number;
@@ -164,10 +170,12 @@ export class StageWriter {
     const ids: string[] = [];
     let invalid = 0;
     this.db.transaction(() => {
-      for (const rec of records) {
+      for (const [index, rec] of records.entries()) {
         const raw = rec.ok ? rec.record : rec.raw;
         const reason = rec.ok ? null : rec.reason;
-        const fallbackId = rec.ok ? null : (rec.id ?? null);
+        // A row without an id (null, 42, {} …) is kept under a placeholder id naming where it was
+        // served, so several of them are not merged into one row and nothing is silently dropped.
+        const fallbackId = rec.ok ? null : (rec.id ?? noIdPlaceholder(raw, page, index));
         if (!rec.ok) invalid += 1;
         if (resource === 'contacts') {
           const values = storable(raw, reason, (r, why) => contactValues(r, why, fallbackId), () => {
