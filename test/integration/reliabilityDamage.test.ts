@@ -60,11 +60,13 @@ const DAMAGES: Damage[] = [
     const { page, pageSize } = rootPageOf(f, 'contacts');
     const b = readFileSync(f);
     randomBytes(pageSize, rng).copy(b, (page - 1) * pageSize);
+    b[(page - 1) * pageSize] = 0xff; // never a valid b-tree page type, whatever the random bytes
     writeFileSync(f, b);
   } },
   { name: 'random bytes over the schema page (sqlite_master)', expect: 'CACHE_DAMAGED', apply: (f, rng) => {
     const b = readFileSync(f);
     randomBytes(2000, rng).copy(b, 100);
+    b[100] = 0xff; // the schema page's b-tree type byte: never valid
     writeFileSync(f, b);
   } },
   { name: 'truncated to half', expect: 'CACHE_DAMAGED', apply: (f) => truncateSync(f, Math.floor(statSync(f).size / 2 / 4096) * 4096) },

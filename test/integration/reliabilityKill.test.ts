@@ -159,6 +159,6 @@ describe('SIGKILL of the syncing process at random points', () => {
       expectHealthyCache(file, `${context}, after the next sync`);
     }
     console.log(`reliabilityKill: seed ${SEED}: killed at ${JSON.stringify(killedIn)}; next sync resumed staging ${resumed} time(s)`);
-    expect(killedIn.filter((k) => k !== 'finished before the kill').length, `seed ${SEED}: most iterations must really kill the sync`).toBeGreaterThan(RUNS / 2);
+    expect(killedIn.filter((k) => k !== 'finished before the kill').length, `seed ${SEED}: at least a third of the iterations must really kill the sync`).toBeGreaterThanOrEqual(Math.ceil(RUNS / 3));
   });
 });
