@@ -27,7 +27,7 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   const banner = page.getByTestId('auth-banner');
   await expect(banner).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('connectivity')).toContainText('Token rejected — open Profiles to enter a new one');
-  await expect(page.getByText('No contacts cached yet')).toBeVisible();
+  await expect(page.getByText('The service rejected this profile’s token')).toBeVisible();
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   await app.screenshot('31-token-rejected');
