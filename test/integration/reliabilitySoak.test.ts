@@ -3,7 +3,8 @@
  * HTTP, each with a random mix of faults (5xx, 429 with Retry-After, dropped connections, truncated
  * bodies, HTML proxy pages, latency, drift) and random server edits between runs (deletes, inserts,
  * changes). The sync is the app's own path: `openCache` + `createHttpPageSource` + `runSync` on a
- * real SQLite file, exactly what the sync worker runs.
+ * real SQLite file, exactly what the sync worker runs. Some runs also get schema-violating records,
+ * which must be kept (with their reason) like any other.
  *
  * After every run, per resource:
  *  - succeeded → the cache holds exactly the server's ids, each record as the server holds it now
@@ -57,6 +58,8 @@ function randomFaults(rng: () => number, runIndex: number): { faults: FaultOptio
     htmlErrorRate: pick(0.3, scale / 3),
     latencyMs: rng() < 0.3 ? Math.floor(rng() * 15) : 0,
   };
+  // Some runs get records that violate the schema: they must be kept (with their reason), never dropped.
+  if (rng() < 0.3) faults.invalidRecordRate = 0.02;
   const driftPages = rng() < 0.5 ? 1 + Math.floor(rng() * 4) : 0;
   if (driftPages > 0) faults.drift = { inserts: Math.floor(rng() * 3), deletes: Math.floor(rng() * 3) };
   return { faults, driftPages };
@@ -120,7 +123,7 @@ describe('soak: consecutive syncs with random faults keep the cache equal to the
 
   it(`runs ${RUNS} syncs; after each the invariants hold`, { timeout: 170_000 }, async () => {
     const rng = mulberry32(SEED);
-    const tally = { succeeded: 0, failed: 0, cancelled: 0, notAttempted: 0, resumedOrDrifted: 0 };
+    const tally = { succeeded: 0, failed: 0, cancelled: 0, notAttempted: 0, resumedOrDrifted: 0, invalidKept: 0 };
     // Versions of each record the server held since the last successful sync of its resource.
     const served: Record<Resource, Map<string, Set<string>>> = { contacts: new Map(), orders: new Map() };
     const remember = () => {
@@ -185,6 +188,7 @@ describe('soak: consecutive syncs with random faults keep the cache equal to the
       if (process.env.LETTERDESK_SOAK_VERBOSE) console.log(`run ${runIndex}: ${Math.round(performance.now() - t0)} ms, ${runs.map((r) => `${r.resource} ${r.outcome} ${r.error?.code ?? ''}`).join(', ')}; ${context}`);
       const server = remember();
       const after = readSnapshot(file);
+      tally.invalidKept = Math.max(tally.invalidKept, after.invalid.size);
 
       for (const resource of ['contacts', 'orders'] as const) {
         const run = runs.find((r) => r.resource === resource);
@@ -197,6 +201,8 @@ describe('soak: consecutive syncs with random faults keep the cache equal to the
           else expect(states[resource].includes(published), `${where}: the published ids (${after[resource].size}) are none of the ${states[resource].length} id sets the server held during the sync (sizes ${states[resource].map((k) => k.split(',').length).join(', ')})`).toBe(true);
           const stale: string[] = [];
           for (const [id, record] of after[resource]) {
+            // An invalid record is stored as the (corrupted) version the server sent; its id is checked above.
+            if (after.invalid.has(id)) continue;
             if (!served[resource].get(id)?.has(JSON.stringify(record))) stale.push(id);
           }
           expect(stale, `${where}: records the server never served since the last successful sync`).toEqual([]);

@@ -13,6 +13,8 @@ export interface Snapshot {
   orders: Map<string, unknown>;
   recipients: number;
   labels: number;
+  /** Ids of records kept with an `invalid_reason` (they failed validation; kept as sent). */
+  invalid: Set<string>;
 }
 
 /** Reads the visible snapshot through a fresh read-only connection. */
@@ -26,7 +28,11 @@ export function readSnapshot(file: string): Snapshot {
       for (const row of db.prepare('SELECT id, raw FROM orders').iterate() as Iterable<{ id: string; raw: string }>) orders.set(row.id, JSON.parse(row.raw));
       const recipients = (db.prepare('SELECT count(*) AS n FROM order_recipients').get() as { n: number }).n;
       const labels = (db.prepare('SELECT count(*) AS n FROM labels').get() as { n: number }).n;
-      return { contacts, orders, recipients, labels };
+      const invalid = new Set<string>([
+        ...(db.prepare('SELECT id FROM contacts WHERE invalid_reason IS NOT NULL').pluck().all() as string[]),
+        ...(db.prepare('SELECT id FROM orders WHERE invalid_reason IS NOT NULL').pluck().all() as string[]),
+      ]);
+      return { contacts, orders, recipients, labels, invalid };
     })();
   } finally {
     db.close();
