@@ -266,6 +266,24 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await app.screenshot('18-sync-history-after-offline');
   step('back online');
 
+  // Clear cache and resync, behind a confirmation.
+  expect(await page.locator('.history tbody tr').count()).toBeGreaterThan(2);
+  await page.getByRole('button', { name: 'Clear cache and resync…' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Clear cache and resync?' });
+  await expect(confirm).toBeVisible();
+  await expectAccessible(page, 'clear cache confirmation');
+  await app.screenshot('19-clear-cache-confirm');
+  await confirm.getByRole('button', { name: 'Clear and resync' }).click();
+  await expect(confirm).toBeHidden();
+  // The history lives in the cache: a fresh cache holds just the two new runs.
+  await expect.poll(() => page.locator('.history tbody tr').count(), { timeout: 60_000 }).toBe(2);
+  await expect(page.locator('.history tbody tr').filter({ hasText: 'Succeeded' })).toHaveCount(2, { timeout: 60_000 });
+  await expect
+    .poll(async () => parseCount((await page.getByTestId('resource-contacts').locator('.c-rows').textContent().catch(() => '')) ?? ''), { timeout: 60_000 })
+    .toBe(allCount);
+  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
+  step('cleared and resynced');
+
   // A reload (the app restarting) brings back the last view, the sort and the column width.
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
