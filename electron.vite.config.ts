@@ -27,6 +27,7 @@ export default defineConfig({
           // importing module (electron/main/cache/client.ts, electron/main/sync/controller.ts).
           dbWorker: resolve(root, 'electron/main/cache/worker.ts'),
           syncWorker: resolve(root, 'electron/main/sync/worker.ts'),
+          sampleApiWorker: resolve(root, 'electron/main/sampleApi/worker.ts'),
           cli: resolve(root, 'electron/main/cli/index.ts'),
         },
         // Native modules load from node_modules (unpacked from the asar by electron-builder).

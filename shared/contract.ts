@@ -66,6 +66,8 @@ export interface CredentialStatus {
 export interface ProfileList {
   profiles: Profile[];
   activeProfileId: string | null;
+  /** Set when the profiles file was damaged and moved aside at load: what happened, where the file is. */
+  loadProblem?: string | null;
 }
 
 export const profileInputSchema = z

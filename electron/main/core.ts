@@ -7,8 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Connectivity, ConnectivityState, EventName, EventPayload, Profile, SyncRun } from '../../shared/contract.ts';
-import { LetterdeskError } from '../../shared/errors.ts';
+import { fromErrorPayload, LetterdeskError, type ErrorPayload } from '../../shared/errors.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { createApiClient } from './api/client.ts';
 import { CacheClient } from './cache/client.ts';
@@ -17,6 +18,11 @@ import { logger } from './log.ts';
 import { cacheDir, cacheFilePath, logsDir } from './paths.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from './sampleApi/server.ts';
+
+/** The sample API worker: the .ts source under Node/vitest, `sampleApiWorker.js` in the built app. */
+function sampleApiWorkerUrl(): URL {
+  return import.meta.url.endsWith('.ts') ? new URL('./sampleApi/worker.ts', import.meta.url) : new URL('./sampleApiWorker.js', import.meta.url);
+}
 import { startSync } from './sync/controller.ts';
 
 /** What the core needs from the operating system; Electron and the test harness provide their own. */
@@ -41,6 +47,11 @@ export interface CoreOptions {
   emit: Emit;
   /** Size of the embedded sample data set. @default { contacts: 5000, orders: 1500 } */
   sample?: { contacts: number; orders: number; seed?: number };
+  /**
+   * Where the embedded sample API runs: a worker thread (the app), or this thread, which lets tests
+   * reach the server object (`sampleApi.server`) to inject faults or edit records. @default 'worker'
+   */
+  sampleApiThread?: 'worker' | 'main';
   /** `session-only` keeps every token in memory (test harness without a Secret Service). @default 'keychain' */
   keychain?: 'keychain' | 'session-only';
   /** Sync automatically at start when the data is older than this many minutes; 0 = never. @default 60 */
@@ -57,6 +68,7 @@ export interface SampleApiRuntime {
   ensure(): Promise<string>;
   stop(): Promise<void>;
   readonly running: boolean;
+  /** The server object when it runs in this thread (`sampleApiThread: 'main'`), else null. */
   readonly server: SampleApi | null;
 }
 
@@ -104,23 +116,59 @@ export function createCore(options: CoreOptions): Core {
   let probeTimer: NodeJS.Timeout | null = null;
   let periodicTimer: NodeJS.Timeout | null = null;
   let started = false;
+  let closed = false;
 
+  // The embedded sample API runs in a worker thread by default (its page generation would otherwise
+  // stall the main process's event loop); tests that steer it (faults, edits) run it in-thread.
   let sampleServer: SampleApi | null = null;
+  let sampleWorker: Worker | null = null;
+  let sampleBaseUrl: string | null = null;
+  let sampleStarting: Promise<string> | null = null;
   let samplePort = 0;
+  const startSampleWorker = (port: number): Promise<{ worker: Worker; baseUrl: string }> =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(sampleApiWorkerUrl(), { workerData: { ...sampleSize, port } });
+      worker.once('message', (message: { type: string; baseUrl?: string; error?: ErrorPayload }) => {
+        if (message.type === 'ready' && message.baseUrl) resolve({ worker, baseUrl: message.baseUrl });
+        else {
+          void worker.terminate();
+          reject(fromErrorPayload(message.error ?? { code: 'INTERNAL', message: 'The sample API did not start.' }));
+        }
+      });
+      worker.once('error', reject);
+    });
   const sampleApi: SampleApiRuntime = {
-    async ensure() {
-      if (sampleServer) return sampleServer.baseUrl;
-      sampleServer = await startSampleApi({ ...sampleSize, port: samplePort });
-      samplePort = Number(new URL(sampleServer.baseUrl).port);
-      return sampleServer.baseUrl;
+    ensure() {
+      if (sampleBaseUrl) return Promise.resolve(sampleBaseUrl);
+      sampleStarting ??= (async () => {
+        try {
+          if (options.sampleApiThread === 'main') {
+            sampleServer = await startSampleApi({ ...sampleSize, port: samplePort });
+            sampleBaseUrl = sampleServer.baseUrl;
+          } else {
+            const started = await startSampleWorker(samplePort);
+            sampleWorker = started.worker;
+            sampleBaseUrl = started.baseUrl;
+          }
+          samplePort = Number(new URL(sampleBaseUrl).port);
+          return sampleBaseUrl;
+        } finally {
+          sampleStarting = null;
+        }
+      })();
+      return sampleStarting;
     },
     async stop() {
       const server = sampleServer;
+      const worker = sampleWorker;
       sampleServer = null;
+      sampleWorker = null;
+      sampleBaseUrl = null;
       await server?.close();
+      await worker?.terminate();
     },
     get running() {
-      return sampleServer !== null;
+      return sampleBaseUrl !== null;
     },
     get server() {
       return sampleServer;
@@ -159,6 +207,7 @@ export function createCore(options: CoreOptions): Core {
   const baseUrlFor = async (profile: Profile): Promise<string> => (profile.sampleData ? sampleApi.ensure() : profile.baseUrl);
 
   const cache = (): Promise<CacheClient> => {
+    if (!started && closed) return Promise.reject(new LetterdeskError('CANCELLED', 'Letterdesk is closing.'));
     const profile = activeProfile();
     let client = caches.get(profile.id);
     if (!client) {
@@ -312,6 +361,7 @@ export function createCore(options: CoreOptions): Core {
     },
     async close() {
       started = false;
+      closed = true;
       if (probeTimer) clearTimeout(probeTimer);
       if (periodicTimer) clearInterval(periodicTimer);
       sync?.abort.abort();

@@ -18,8 +18,9 @@ const SAMPLE_PROFILE_NAME = 'Sample data';
 
 /** Builds the handler table over a core (see core.ts). */
 export function createHandlers(core: Core): Handlers {
+  const profileList = (): ProfileList => ({ ...core.profiles.list(), loadProblem: core.profiles.loadProblem() });
   const profilesChanged = (): ProfileList => {
-    const list = core.profiles.list();
+    const list = profileList();
     core.emit('profilesChanged', list);
     return list;
   };
@@ -32,7 +33,7 @@ export function createHandlers(core: Core): Handlers {
     },
 
     async listProfiles() {
-      return core.profiles.list();
+      return profileList();
     },
 
     async saveProfile(input) {
@@ -61,12 +62,12 @@ export function createHandlers(core: Core): Handlers {
     },
 
     async createSampleProfile() {
-      await core.sampleApi.ensure();
+      const baseUrl = await core.sampleApi.ensure();
       const existing = core.profiles.list().profiles.find((p) => p.sampleData);
       const profile: Profile =
         existing ??
         core.profiles.save(
-          { name: SAMPLE_PROFILE_NAME, environment: 'custom', baseUrl: `${core.sampleApi.server!.baseUrl}`, accountId: null, pageSize: 500 },
+          { name: SAMPLE_PROFILE_NAME, environment: 'custom', baseUrl, accountId: null, pageSize: 500 },
           { sampleData: true },
         );
       core.profiles.use(profile.id);

@@ -118,6 +118,8 @@ export const test = base.extend<HarnessOptions & { app: AppHarness }>({
       sample: { contacts: sampleContacts, orders: sampleOrders },
       // No Secret Service in the browser tests: tokens of non-sample profiles stay in memory.
       keychain: 'session-only',
+      // In-thread, so tests can inject faults and edit records on the server object.
+      sampleApiThread: 'main',
     });
     const server = await serveRenderer();
     await bindHandlers(page, core, server.url);

@@ -12,6 +12,7 @@ import type { CallInput, CallName, CallOutput, EventName, EventPayload } from '.
 import { createCore, type Core, type PlatformServices } from '../../electron/main/core.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
+import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
 
 interface Recorded {
   events: { event: EventName; payload: unknown }[];
@@ -73,7 +74,7 @@ describe('handlers over a real core (sample data slice)', () => {
   });
 
   it('starts with no profile and says so', async () => {
-    expect(await env.call('listProfiles', {})).toEqual({ profiles: [], activeProfileId: null });
+    expect(await env.call('listProfiles', {})).toEqual({ profiles: [], activeProfileId: null, loadProblem: null });
     const result = await dispatchCall(env.handlers, 'queryContacts', { query: {}, window: { offset: 0, limit: 10 } });
     expect(result).toMatchObject({ ok: false, error: { code: 'NO_PROFILE' } });
   });
@@ -86,7 +87,9 @@ describe('handlers over a real core (sample data slice)', () => {
     expect(runs.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
     expect(env.recorded.events.some((e) => e.event === 'syncProgress')).toBe(true);
 
-    const dataset = core.sampleApi.server!.dataset;
+    // The sample API runs in its worker thread; the same seed and size give the same data here.
+    expect(core.sampleApi.server).toBeNull();
+    const dataset = createSampleDataset({ contacts: 1500, orders: 400, seed: 7 });
     const page = await env.call('queryContacts', { query: { sort: { column: 'name', direction: 'asc' } }, window: { offset: 0, limit: 1000 } });
     expect(page.total).toEqual({ count: dataset.contactCount, exact: true });
     const all: string[] = [];

@@ -209,7 +209,8 @@ describe('damaged cache and profiles files', () => {
       expect(readFileSync(join(dataDir, aside[0] as string)).equals(garbage)).toBe(true);
       expect(problem).toContain(aside[0] as string);
       const handlers = createHandlers(core);
-      expect(await dispatchCall(handlers, 'listProfiles', {})).toEqual({ ok: true, value: { profiles: [], activeProfileId: null } });
+      // The page learns what happened through the profile list.
+      expect(await dispatchCall(handlers, 'listProfiles', {})).toEqual({ ok: true, value: { profiles: [], activeProfileId: null, loadProblem: problem } });
       const saved = await dispatchCall(handlers, 'saveProfile', { name: 'Fresh', environment: 'demo', baseUrl: 'https://demo.example.com/api/v1', accountId: null, pageSize: 100 });
       expect(saved).toMatchObject({ ok: true });
       // The damaged copy is still there after the new file was written.
