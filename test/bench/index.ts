@@ -11,6 +11,7 @@
  *   npm run bench -- --keep            keep the caches and CSV files under .bench/
  *   npm run bench -- --resources contacts   floors and sync of contacts only
  *   npm run bench -- --orders-max 100000    orders only at scales up to 100k contacts
+ *   npm run bench -- --skip-floors          sync without its floors (a dry run of a large scale)
  *
  * Every measurement runs in a child process of its own (test/bench/*Child.ts), the sample API too,
  * so that a figure never includes another section's memory or CPU on its event loop. Per scale:
@@ -180,7 +181,7 @@ async function runScale(contacts: number): Promise<void> {
   let synced = false;
   try {
     if (sections.has('sync') || sections.has('queries') || sections.has('export')) {
-      const floor = sections.has('sync') ? await floors(resources, api.baseUrl, contacts, orders, dir) : null;
+      const floor = sections.has('sync') && !flag('--skip-floors') ? await floors(resources, api.baseUrl, contacts, orders, dir) : null;
       scaleRaw.floors = floor;
       try {
         const input: SyncChildInput = { cacheFile, dataDir, baseUrl: api.baseUrl, resources, pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'core' };
