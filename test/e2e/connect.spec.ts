@@ -28,8 +28,12 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   await expect(banner).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('connectivity')).toContainText('Token rejected — open Profiles to enter a new one');
   await expect(page.getByText('The service rejected this profile’s token')).toBeVisible();
-  const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id), colorScheme).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   await app.screenshot('31-token-rejected');
 
   // Profiles: the stored token is never shown; a new one replaces it.

@@ -27,12 +27,16 @@ async function takeSampleApiDown(core: AppHarness['core']): Promise<() => Promis
   };
 }
 
-/** Runs axe on the current screen; fails on serious or critical violations. */
+/** Runs axe on the current screen in light and dark mode; fails on serious or critical violations. */
 async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  expect(summary, `axe violations on ${screen}`).toEqual([]);
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const result = await new AxeBuilder({ page }).analyze();
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    expect(summary, `axe violations on ${screen} (${colorScheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 /** Rows of a grid that have data (not loading placeholders). */
