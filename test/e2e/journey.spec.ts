@@ -250,7 +250,15 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await dataRows(page, 'orders-grid').first().click();
   await expect(page.getByRole('list', { name: 'Recipients' })).toBeVisible();
   await app.screenshot('16-offline-orders');
-  step('offline browsing');
+
+  // Export works from the cache too.
+  await page.keyboard.press('Control+e');
+  const offlineExport = page.getByRole('dialog', { name: 'Export CSV' });
+  await offlineExport.getByRole('button', { name: /Export…/ }).click();
+  await expect(offlineExport.getByText(/Exported [\d,.\s]+ rows/)).toBeVisible();
+  await offlineExport.getByRole('button', { name: 'Done' }).click();
+  await expect(offlineExport).toBeHidden();
+  step('offline browsing and export');
 
   // A search with no match shows the empty state, not an error.
   await page.keyboard.press('Control+f');
