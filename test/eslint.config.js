@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/**/*.ts', 'test/**/*.ts', 'test/**/*.js', '*.ts', 'bin/**/*.js'],
+    files: ['electron/**/*.ts', 'test/**/*.ts', 'test/**/*.js', '*.ts', 'electron/**/*.js'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

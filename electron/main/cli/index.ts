@@ -1,6 +1,6 @@
 /**
  * Entry point of the `letterdesk` command line: `npm run cli -- …` runs this file with Node ≥ 22
- * (type stripping), `bin/letterdesk.js` launches it after `npm link`. See docs/cli.md.
+ * (type stripping), `electron/main/cli/letterdesk.js` launches it after `npm link`. See docs/cli.md.
  */
 import { runCli, type CliIo } from './program.ts';
 

@@ -10,7 +10,7 @@ if (major < 22 || (major === 22 && minor < 12)) {
   process.stderr.write(`letterdesk: Node ${process.versions.node} is too old; install Node 22.12 or newer (24 recommended).\n`);
   process.exit(1);
 }
-const entry = join(dirname(fileURLToPath(import.meta.url)), '..', 'electron', 'main', 'cli', 'index.ts');
+const entry = join(dirname(fileURLToPath(import.meta.url)), 'index.ts');
 // Node 23.6+ strips types by default; 22.12–23.5 need the flag.
 const flags = major < 23 || (major === 23 && minor < 6) ? ['--experimental-strip-types', '--no-warnings'] : [];
 const child = spawnSync(process.execPath, [...flags, entry, ...process.argv.slice(2)], { stdio: 'inherit' });
