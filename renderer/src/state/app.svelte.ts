@@ -152,6 +152,8 @@ export class AppState {
 
   #applyProfiles(list: ProfileList, initial = false): void {
     this.profiles = list.profiles;
+    // A damaged profiles file was moved aside at start: say so once, with where it went.
+    if (initial && list.loadProblem) this.toast('error', list.loadProblem, { label: 'Open Profiles', run: () => this.setView('profiles') });
     if (list.activeProfileId !== this.activeProfileId || initial) {
       this.activeProfileId = list.activeProfileId;
       this.progress = {};
