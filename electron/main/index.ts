@@ -54,8 +54,16 @@ if (!app.requestSingleInstanceLock()) {
     },
   };
 
+  const minutes = (name: string): number | undefined => {
+    const value = Number(process.env[name]);
+    return process.env[name] !== undefined && Number.isFinite(value) && value >= 0 ? value : undefined;
+  };
+  const autoSyncAfterMinutes = minutes('LETTERDESK_AUTO_SYNC_MINUTES');
+  const periodicSyncMinutes = minutes('LETTERDESK_PERIODIC_SYNC_MINUTES');
   const core = createCore({
     dataDir,
+    ...(autoSyncAfterMinutes === undefined ? {} : { autoSyncAfterMinutes }),
+    ...(periodicSyncMinutes === undefined ? {} : { periodicSyncMinutes }),
     version: app.getVersion(),
     logFile: log.transports.file.getFile().path,
     platform,
