@@ -97,12 +97,25 @@ function tableSize(db: Database.Database, table: 'contacts' | 'orders'): number 
   return ((stmt(db, `SELECT max(rowid) AS n FROM ${table}`).get() as { n: number | null }).n ?? 0);
 }
 
-function cappedCount(db: Database.Database, view: ViewSql, cap: number): RowCount {
+/**
+ * The view to count. With a search and no other filter, every match of the search index has its
+ * row (publish.ts builds and publishes both together), so counting the index alone gives the same
+ * number without one lookup into the wide rows per match (issue 8, 1M contacts: capped count of a
+ * 1–3-letter prefix 28–55 ms → 0.7–2.3 ms; exact count 135–2,400 ms → 3–53 ms).
+ */
+function countView(view: ViewSql): ViewSql {
+  const fts = /^(contacts_fts|orders_fts) JOIN /.exec(view.from)?.[1];
+  return fts !== undefined && view.where === `${fts} MATCH :search` ? { ...view, from: fts } : view;
+}
+
+function cappedCount(db: Database.Database, fullView: ViewSql, cap: number): RowCount {
+  const view = countView(fullView);
   const n = (stmt(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${view.from} WHERE ${view.where} LIMIT ${cap + 1})`).get(view.params) as { n: number }).n;
   return n > cap ? { count: cap, exact: false } : { count: n, exact: true };
 }
 
-function exactCount(db: Database.Database, view: ViewSql): RowCount {
+function exactCount(db: Database.Database, fullView: ViewSql): RowCount {
+  const view = countView(fullView);
   return { count: (stmt(db, `SELECT count(*) AS n FROM ${view.from} WHERE ${view.where}`).get(view.params) as { n: number }).n, exact: true };
 }
 
