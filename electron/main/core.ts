@@ -389,7 +389,7 @@ export function createCore(options: CoreOptions): Core {
       if (sync) throw new LetterdeskError('BUSY', 'A sync is running. Cancel it before clearing the cache.');
       await closeCache(profile.id);
       const file = cacheFilePath(options.dataDir, profile.id);
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+      for (const suffix of ['', '-wal', '-shm', '.open']) rmSync(`${file}${suffix}`, { force: true });
       options.emit('cacheChanged', { profileId: profile.id, resources: ['contacts', 'orders'] });
     },
     closeCache,

@@ -15,13 +15,14 @@
  * Seeded damage: LETTERDESK_DAMAGE_SEED replays.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, EventPayload } from '../../shared/contract.ts';
 import { isLetterdeskError } from '../../shared/errors.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache, sessionMarkerPath } from '../../electron/main/cache/db.ts';
 import { createCore } from '../../electron/main/core.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
@@ -136,6 +137,47 @@ describe('damaged cache and profiles files', () => {
       expect(() => openCache(file).close()).not.toThrow();
     });
   }
+
+  it('session marker: a cache closed cleanly opens without the full check; after an unclean shutdown (marker of a dead process) the full quick_check runs and finds damage the cheap checks cannot see', () => {
+    const dir = mkdtempSync(join(root, 'marker-'));
+    const file = join(dir, 'cache.sqlite');
+    copyFileSync(pristine, file);
+    const marker = sessionMarkerPath(file);
+    // A connection that checked the file owns the marker while it is open and removes it on close.
+    const db = openCache(file);
+    expect(readFileSync(marker, 'utf8')).toBe(String(process.pid));
+    // A second connection of a live process neither checks in full nor takes the marker over.
+    openCache(file, { readonly: true }).close();
+    expect(existsSync(marker)).toBe(true);
+    db.close();
+    expect(existsSync(marker), 'close() removes the marker').toBe(false);
+
+    // Damage a leaf page deep inside the contacts table: not the header, schema or any root page.
+    const probe = new Database(file, { readonly: true });
+    const pageSize = probe.pragma('page_size', { simple: true }) as number;
+    const leaf = (probe.prepare("SELECT max(pageno) AS p FROM dbstat WHERE name = 'contacts' AND pagetype = 'leaf'").get() as { p: number }).p;
+    probe.close();
+    const bytes = readFileSync(file);
+    randomBytes(pageSize - 8, mulberry32(SEED)).copy(bytes, (leaf - 1) * pageSize + 8);
+    bytes[(leaf - 1) * pageSize] = 0xff;
+    writeFileSync(file, bytes);
+
+    // Closed cleanly: the open stays instant and does not read that page.
+    openCache(file).close();
+    expect(existsSync(file)).toBe(true);
+    // The marker of a process that is gone: the last session ended without closing the cache.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(marker, String(dead));
+    let caught: unknown = null;
+    try {
+      openCache(file).close();
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught, 'quick_check after an unclean shutdown').toMatchObject({ code: 'CACHE_DAMAGED' });
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(marker), 'the stale marker goes with the damaged file').toBe(false);
+  });
 
   it('through the app (core + handlers): the user is told CACHE_DAMAGED on the first cache call, the file is kept aside, and a fresh sync rebuilds the cache', async () => {
     const dataDir = join(root, 'app');

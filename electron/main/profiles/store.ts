@@ -70,7 +70,7 @@ export interface SaveProfileOptions {
 
 /** Options of {@link ProfileStore.remove}. */
 export interface RemoveProfileOptions {
-  /** Also delete the profile's cache file (and its `-wal`, `-shm`, `-journal`). @default false */
+  /** Also delete the profile's cache file (and its `-wal`, `-shm`, `-journal`, `.open`). @default false */
   purgeCache?: boolean;
 }
 
@@ -256,7 +256,7 @@ export class ProfileStore {
     }
     if (options.purgeCache) {
       const cache = cacheFilePath(this.dataDir, id);
-      for (const suffix of ['-wal', '-shm', '-journal', '']) fs.rmSync(`${cache}${suffix}`, { force: true });
+      for (const suffix of ['-wal', '-shm', '-journal', '.open', '']) fs.rmSync(`${cache}${suffix}`, { force: true });
     }
     file.profiles = file.profiles.filter((p) => p.id !== id);
     if (file.activeProfileId === id) file.activeProfileId = file.profiles[0]?.id ?? null;
