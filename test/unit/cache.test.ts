@@ -7,6 +7,7 @@ import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery } from '../
 import { CacheClient } from '../../electron/main/cache/client.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { contactFacets, countContacts, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
+import { contactFilterTokensSql } from '../../electron/main/cache/publish.ts';
 import { compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
@@ -98,6 +99,49 @@ describe('windows, sorts, filters, facets', () => {
         }
       }
     }
+  });
+
+  it('a search with filters (filter tokens in the search index) selects exactly the search alone intersected with the filters alone (row conditions)', () => {
+    // Odd values on purpose: an empty state, a state with a space and non-ASCII, a label title with punctuation.
+    const all = ids({}, 100_000);
+    const odd = all.slice(100, 110);
+    api.dataset.updateContact(odd[0] as string, { state: '' });
+    db.prepare("UPDATE contacts SET state = '' WHERE id = ?").run(odd[0]);
+    const distinct = (sql: string) => (db.prepare(sql).pluck().all() as (string | null)[]).filter((v): v is string => v !== null);
+    const states = [...distinct('SELECT DISTINCT state FROM contacts'), 'Île-de-France', 'NOPE'];
+    const labels = [...distinct('SELECT id FROM labels'), ...distinct('SELECT title FROM labels'), 'no such label'];
+    const searches = ['a', 'ma', 'st', 'er', 'smith', 'quarterly', '555', 'co'];
+    // The search index of the row whose state changed above is rebuilt from the cache's own rows.
+    db.exec("INSERT INTO contacts_fts (contacts_fts) VALUES ('delete-all')");
+    db.exec(`INSERT INTO contacts_fts (rowid, name, company, email, phone, address, city, state, zip, labels, f)
+      SELECT c.rowid, concat_ws(' ', c.full_name, c.first_name, c.last_name), c.company_name, c.email, concat_ws(' ', c.phone_no, c.phone_digits),
+        concat_ws(' ', c.address1, c.address2), c.city, c.state, c.zip, (SELECT group_concat(value, ' ') FROM json_each(c.labels)),
+        ${contactFilterTokensSql('c', 'contact_labels', 'labels')} FROM contacts c`);
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const some = <T,>(values: readonly T[], max: number): T[] => Array.from({ length: 1 + Math.floor(random() * max) }, () => values[Math.floor(random() * values.length)] as T);
+    let nonEmpty = 0;
+    for (let i = 0; i < 120; i++) {
+      const filters: ContactQuery = {};
+      if (random() < 0.5) filters.states = some(states, 3);
+      if (random() < 0.4) filters.verified = some(['yes', 'no', 'unknown'] as const, 2);
+      if (random() < 0.3) filters.liveMode = some(['live', 'test'] as const, 1);
+      if (random() < 0.3) filters.labels = some(labels, 2);
+      if (Object.keys(filters).length === 0) filters.states = some(states, 2);
+      const search = searches[i % searches.length] as string;
+      const folded = contactViewSql({ search, ...filters });
+      expect(folded.where, JSON.stringify(filters)).not.toMatch(/c\.state|is_verified|is_live_mode|contact_labels/);
+      const both = ids({ search, ...filters }, 100_000);
+      const filteredOnly = new Set(ids(filters, 100_000));
+      const expected = ids({ search }, 100_000).filter((id) => filteredOnly.has(id));
+      expect(both, `${search} + ${JSON.stringify(filters)}`).toEqual(expected);
+      expect(countContacts(db, { search, ...filters }).count).toBe(expected.length);
+      if (expected.length > 0) nonEmpty++;
+    }
+    expect(nonEmpty, 'most combinations match something').toBeGreaterThan(40);
+    // A search never matches the filter tokens themselves.
+    expect(ids({ search: 'zs' }).length).toBeLessThan(ids({}, 100_000).length);
+    expect(ids({ search: 'zv1' })).toEqual([]);
   });
 
   it('filtered windows page through exactly the filtered rows', () => {

@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../electron/main/cache/migrations/index.ts';
 import { CacheClient } from '../../electron/main/cache/client.ts';
+import { contactViewSql } from '../../electron/main/cache/views.ts';
+import type { ContactQuery } from '../../shared/query.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ld-mig-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,6 +28,30 @@ describe('cache migrations', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(1);
     // Re-running is a no-op.
     expect(migrate(db, 1)).toEqual({ from: 1, to: 1 });
+    db.close();
+  });
+
+  it('002_contact_filter_tokens rebuilds the contacts search index with filter tokens from the cached rows', () => {
+    const db = new Database(join(dir, 'm2.sqlite'));
+    migrate(db, 1);
+    const insert = db.prepare('INSERT INTO contacts (rowid, id, full_name, state, is_verified, is_live_mode, labels, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    insert.run(1, 'c1', 'Ada Lovelace', 'TX', 1, 1, '["VIP"]', '{}');
+    insert.run(2, 'c2', 'Ada Byron', 'NY', 0, 0, '[]', '{}');
+    insert.run(3, 'c3', 'Adam Smith', null, null, 1, '[]', '{}');
+    db.exec("INSERT INTO labels (id, title) VALUES ('7', 'VIP'); INSERT INTO contact_labels (contact_id, label_id, position) VALUES ('c1', '7', 0)");
+    db.exec("INSERT INTO contacts_fts (rowid, name, state) SELECT rowid, full_name, state FROM contacts");
+    expect(migrate(db, 2)).toEqual({ from: 1, to: 2 });
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    const match = (q: ContactQuery) => {
+      const view = contactViewSql(q);
+      return db.prepare(`SELECT c.id FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy}`).pluck().all(view.params);
+    };
+    expect(match({ search: 'ada' })).toEqual(['c1', 'c2', 'c3']);
+    expect(match({ search: 'ada', states: ['TX'] })).toEqual(['c1']);
+    expect(match({ search: 'ada', verified: ['no', 'unknown'] })).toEqual(['c2', 'c3']);
+    expect(match({ search: 'ada', liveMode: ['test'] })).toEqual(['c2']);
+    expect(match({ search: 'ada', labels: ['VIP'] })).toEqual(['c1']);
+    expect(match({ search: 'ada', labels: ['7'], states: ['NY'] })).toEqual([]);
     db.close();
   });
 

@@ -108,6 +108,20 @@ function insertWithPositions(db: Database.Database, stage: string, target: strin
 }
 
 /**
+ * SQL expression of a contact's filter tokens (the `f` column of `contacts_fts`), the SQL side of
+ * views.ts `CONTACT_FILTER_TOKENS`: hex() of the same UTF-8 bytes, the same prefixes, NULL state
+ * and NULL live mode without a token.
+ * @param c alias of the contact row
+ * @param contactLabels, labels the contact–label link table and the label table to read
+ */
+export function contactFilterTokensSql(c: string, contactLabels: string, labels: string): string {
+  return `concat_ws(' ', 'zs' || hex(${c}.state),
+    CASE WHEN ${c}.is_verified = 1 THEN 'zv1' WHEN ${c}.is_verified = 0 THEN 'zv0' WHEN ${c}.is_verified IS NULL THEN 'zvn' END,
+    CASE WHEN ${c}.is_live_mode = 1 THEN 'zl1' WHEN ${c}.is_live_mode = 0 THEN 'zl0' END,
+    (SELECT group_concat('zb' || hex(l.id) || ' zt' || hex(l.title), ' ') FROM ${contactLabels} cl JOIN ${labels} l ON l.id = cl.label_id WHERE cl.contact_id = ${c}.id))`;
+}
+
+/**
  * Builds the `_next` tables of `resource` from staging rows of `pass` (drift repair keeps only
  * rows seen in the last complete pass). Heavy (seconds at 1M rows); runs in the sync connection
  * without holding any lock readers care about.
@@ -126,10 +140,11 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
     db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
       SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
     onPhase?.('indexing');
-    db.exec(`INSERT INTO contacts_fts_next (rowid, name, company, email, phone, address, city, state, zip, labels)
-      SELECT rowid, concat_ws(' ', full_name, first_name, last_name), company_name, email, concat_ws(' ', phone_no, phone_digits),
-        concat_ws(' ', address1, address2), city, state, zip, (SELECT group_concat(value, ' ') FROM json_each(labels))
-      FROM contacts_next`);
+    db.exec(`INSERT INTO contacts_fts_next (rowid, name, company, email, phone, address, city, state, zip, labels, f)
+      SELECT c.rowid, concat_ws(' ', c.full_name, c.first_name, c.last_name), c.company_name, c.email, concat_ws(' ', c.phone_no, c.phone_digits),
+        concat_ws(' ', c.address1, c.address2), c.city, c.state, c.zip, (SELECT group_concat(value, ' ') FROM json_each(c.labels)),
+        ${contactFilterTokensSql('c', 'contact_labels_next', 'labels_next')}
+      FROM contacts_next c`);
     db.exec("INSERT INTO contacts_fts_next (contacts_fts_next) VALUES ('optimize')");
   } else {
     const cols = ORDER_STAGE_COLUMNS.join(', ');

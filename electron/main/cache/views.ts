@@ -85,32 +85,78 @@ function orderClause(alias: string, fts: string | null, sort: { column: string; 
   return `${alias}.${col} ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
 }
 
+/** Lower-case hex of the UTF-8 bytes of `value` (what SQLite's `hex()` gives, case folded). */
+function hexOf(value: string): string {
+  return Array.from(new TextEncoder().encode(value), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Filter tokens of a contact in the hidden column `f` of `contacts_fts` (migration 002; written by
+ * publish.ts `buildNext`), so that a search combined with filters is one intersection inside the
+ * search index instead of a lookup of every match's row (issue 8, typeahead at 1M contacts):
+ *
+ *   zs<hex(state)>     state ('' gives `zs`; NULL gives no token, as `state IN (…)` never matches it)
+ *   zv1 | zv0 | zvn    verified yes / no / unknown (NULL)
+ *   zl1 | zl0          live mode / test mode
+ *   zb<hex(label id)>, zt<hex(label title)>   one pair per label of the contact
+ *
+ * The hex keeps any value (spaces, punctuation, any script, case) one exact token. A person's
+ * search never reaches these tokens: it is matched against every column except `f`.
+ */
+export const CONTACT_FILTER_TOKENS = {
+  state: (state: string) => `zs${hexOf(state)}`,
+  verified: { yes: 'zv1', no: 'zv0', unknown: 'zvn' } as const,
+  liveMode: { live: 'zl1', test: 'zl0' } as const,
+  labelId: (id: string) => `zb${hexOf(id)}`,
+  labelTitle: (title: string) => `zt${hexOf(title)}`,
+};
+
+/** `{f} : ("t1" OR "t2")` — any of the tokens in the filter-token column. */
+function filterTokens(tokens: readonly string[]): string {
+  return `{f} : (${tokens.map(quote).join(' OR ')})`;
+}
+
 /**
  * SQL of a contact view; `omit` leaves one filter out (facet counts of that filter's options).
- * Label filter values match a label id or a label title.
+ * Label filter values match a label id or a label title. With a search, the label, state, verified
+ * and live mode filters become filter tokens of the same MATCH ({@link CONTACT_FILTER_TOKENS});
+ * without one they are row conditions that use the indexes.
  */
 export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery): ViewSql {
   const params: Record<string, unknown> = {};
   const where: string[] = [];
   const match = compileSearch(query.search);
-  let from = 'contacts c';
-  if (match) {
-    from = 'contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid';
-    where.push('contacts_fts MATCH :search');
-    params.search = match;
-  }
+  const inIndex: string[] = [];
+  const T = CONTACT_FILTER_TOKENS;
   if (omit !== 'labels' && query.labels?.length) {
-    const ids = inList(params, 'label', query.labels);
-    where.push(`EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = c.id AND cl.label_id IN (SELECT id FROM labels WHERE id IN (${ids}) OR title IN (${ids})))`);
+    if (match) inIndex.push(filterTokens(query.labels.flatMap((v) => [T.labelId(v), T.labelTitle(v)])));
+    else {
+      const ids = inList(params, 'label', query.labels);
+      where.push(`EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = c.id AND cl.label_id IN (SELECT id FROM labels WHERE id IN (${ids}) OR title IN (${ids})))`);
+    }
   }
-  if (omit !== 'states' && query.states?.length) where.push(`c.state IN (${inList(params, 'state', query.states)})`);
+  if (omit !== 'states' && query.states?.length) {
+    if (match) inIndex.push(filterTokens(query.states.map(T.state)));
+    else where.push(`c.state IN (${inList(params, 'state', query.states)})`);
+  }
   if (omit !== 'verified' && query.verified?.length) {
-    const parts = [...new Set(query.verified)].map((v) => (v === 'yes' ? 'c.is_verified = 1' : v === 'no' ? 'c.is_verified = 0' : 'c.is_verified IS NULL'));
-    where.push(`(${parts.join(' OR ')})`);
+    const set = [...new Set(query.verified)];
+    if (match) inIndex.push(filterTokens(set.map((v) => T.verified[v])));
+    else where.push(`(${set.map((v) => (v === 'yes' ? 'c.is_verified = 1' : v === 'no' ? 'c.is_verified = 0' : 'c.is_verified IS NULL')).join(' OR ')})`);
   }
   if (omit !== 'liveMode' && query.liveMode?.length) {
     const set = new Set(query.liveMode);
-    if (set.size === 1) where.push(set.has('live') ? 'c.is_live_mode = 1' : 'c.is_live_mode = 0');
+    if (set.size === 1) {
+      const live = set.has('live');
+      if (match) inIndex.push(filterTokens([live ? T.liveMode.live : T.liveMode.test]));
+      else where.push(live ? 'c.is_live_mode = 1' : 'c.is_live_mode = 0');
+    }
+  }
+  let from = 'contacts c';
+  if (match) {
+    from = 'contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid';
+    where.unshift('contacts_fts MATCH :search');
+    params.search = [`(- {f} : (${match}))`, ...inIndex].join(' AND ');
   }
   if (query.createdFrom) {
     where.push('c.created_at >= :createdFrom');

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { LetterdeskError } from '../../../../shared/errors.ts';
 import { migration as m001 } from './001_initial.ts';
+import { migration as m002 } from './002_contact_filter_tokens.ts';
 
 /** One schema step. `sql` runs inside the runner's transaction; never edit a released migration. */
 export interface Migration {
@@ -14,7 +15,7 @@ export interface Migration {
 }
 
 /** Every migration, in order; `MIGRATIONS[i].version === i + 1`. */
-export const MIGRATIONS: readonly Migration[] = [m001];
+export const MIGRATIONS: readonly Migration[] = [m001, m002];
 
 /** The schema version this build of Letterdesk writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
