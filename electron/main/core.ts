@@ -101,7 +101,8 @@ export interface Core {
 }
 
 /**
- * Creates the core. Nothing is opened or started until used (or `start()` is called).
+ * Creates the core. Nothing is opened or started until used or `start()` is called (which opens
+ * the active profile's cache, checks whether an automatic sync is due, and starts probing).
  * @throws nothing; a damaged profiles file is moved aside and reported by `profiles.loadProblem()`
  */
 export function createCore(options: CoreOptions): Core {
@@ -111,6 +112,7 @@ export function createCore(options: CoreOptions): Core {
   const credentials = new CredentialStore({ sessionOnly: options.keychain === 'session-only' });
   const sampleSize = options.sample ?? { contacts: 5000, orders: 1500 };
   const caches = new Map<string, Promise<CacheClient>>();
+  const failedOpens = new WeakSet<Promise<CacheClient>>();
   let sync: { profileId: string; runId: string; abort: AbortController } | null = null;
   let state: Connectivity = { profileId: null, state: 'unknown', lastSuccessAt: null, message: null };
   let probeTimer: NodeJS.Timeout | null = null;
@@ -206,15 +208,26 @@ export function createCore(options: CoreOptions): Core {
   /** Base URL for requests: sample profiles follow the embedded server wherever it listens. */
   const baseUrlFor = async (profile: Profile): Promise<string> => (profile.sampleData ? sampleApi.ensure() : profile.baseUrl);
 
-  const cache = (): Promise<CacheClient> => {
+  /**
+   * The active profile's cache (its database worker), opened on first use or by `start()`. A failed
+   * open (CACHE_DAMAGED, CACHE_TOO_NEW, DISK_FULL) stays the answer of every call, so that every
+   * view tells the person the same thing, until `retry` (a sync, which offers the fresh cache) or
+   * closing the cache (clear, profile switch) opens the file again.
+   */
+  const cache = (retry = false): Promise<CacheClient> => {
     if (!started && closed) return Promise.reject(new LetterdeskError('CANCELLED', 'Letterdesk is closing.'));
     const profile = activeProfile();
     let client = caches.get(profile.id);
+    if (client && retry && failedOpens.has(client)) {
+      caches.delete(profile.id);
+      client = undefined;
+    }
     if (!client) {
       mkdirSync(cacheDir(options.dataDir), { recursive: true });
-      client = CacheClient.open(cacheFilePath(options.dataDir, profile.id));
-      caches.set(profile.id, client);
-      client.catch(() => caches.delete(profile.id));
+      const opening = CacheClient.open(cacheFilePath(options.dataDir, profile.id));
+      opening.catch(() => failedOpens.add(opening));
+      caches.set(profile.id, opening);
+      client = opening;
     }
     return client;
   };
@@ -272,7 +285,12 @@ export function createCore(options: CoreOptions): Core {
       throw error;
     }
     const file = cacheFilePath(options.dataDir, profile.id);
-    await cache(); // migrations run before the sync worker opens the file
+    try {
+      await cache(true); // migrations run before the sync worker opens the file
+    } catch (error) {
+      sync = null;
+      throw error;
+    }
     const totals = new Map<Resource, { done: number; total: number | null }>();
     void startSync({
       runId,
@@ -352,6 +370,8 @@ export function createCore(options: CoreOptions): Core {
     start() {
       if (started) return;
       started = true;
+      // Open the active profile's cache now, while the window loads, so the first page is instant.
+      if (profiles.active()) void cache().catch(() => {});
       void maybeAutoSync().then(() => (sync ? undefined : probe()));
       const every = options.periodicSyncMinutes ?? 0;
       if (every > 0) {

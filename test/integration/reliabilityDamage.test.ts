@@ -208,8 +208,13 @@ describe('damaged cache and profiles files', () => {
     core = createCore(options);
     handlers = createHandlers(core);
     try {
+      // start() opens the cache while the window loads; the damage it finds is still what the window is told.
+      core.start();
+      await new Promise((ok) => setTimeout(ok, 500));
       const first = await dispatchCall(handlers, 'queryContacts', { query: {}, window: { offset: 0, limit: 10 } });
       expect(first, JSON.stringify(first)).toMatchObject({ ok: false, error: { code: 'CACHE_DAMAGED' } });
+      // Every view learns the same until a sync offers the fresh cache.
+      expect(await dispatchCall(handlers, 'countOrders', { query: {} })).toMatchObject({ ok: false, error: { code: 'CACHE_DAMAGED' } });
       const message = first.ok ? '' : first.error.message;
       expect(message).toMatch(/moved/);
       const aside = readdirSync(dirname(file)).filter((n) => n.includes('damaged'));
@@ -224,6 +229,36 @@ describe('damaged cache and profiles files', () => {
       expect(count, JSON.stringify(count)).toMatchObject({ ok: true, value: { count: 300 } });
       // Clearing the cache did not delete the damaged copy.
       expect(readdirSync(dirname(file)).filter((n) => n.includes('damaged')).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('a cache from a newer Letterdesk: every call and every sync attempt says CACHE_TOO_NEW (never BUSY), and the file is untouched', async () => {
+    const dataDir = join(root, 'too-new');
+    const options = {
+      dataDir, version: 'test', logFile: null, emit: () => {}, keychain: 'session-only' as const, autoSyncAfterMinutes: 0,
+      platform: { showSaveDialog: async () => null, showItemInFolder: () => {}, openExternal: async () => {}, setProgress: () => {} },
+      sample: { contacts: 50, orders: 5, seed: 5 },
+    };
+    let core = createCore(options);
+    const made = await dispatchCall(createHandlers(core), 'createSampleProfile', {});
+    const profileId = (made as { value: { id: string } }).value.id;
+    await core.close();
+    const file = cacheFilePath(dataDir, profileId);
+    mkdirSync(dirname(file), { recursive: true });
+    const newer = new Database(file);
+    newer.pragma('user_version = 999');
+    newer.close();
+    const bytes = readFileSync(file);
+    core = createCore(options);
+    const handlers = createHandlers(core);
+    try {
+      for (let i = 0; i < 2; i++) {
+        expect(await dispatchCall(handlers, 'startSync', { resources: ['contacts', 'orders'] })).toMatchObject({ ok: false, error: { code: 'CACHE_TOO_NEW' } });
+        expect(await dispatchCall(handlers, 'queryContacts', { query: {}, window: { offset: 0, limit: 10 } })).toMatchObject({ ok: false, error: { code: 'CACHE_TOO_NEW' } });
+      }
+      expect(readFileSync(file).equals(bytes)).toBe(true);
     } finally {
       await core.close();
     }

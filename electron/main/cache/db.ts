@@ -15,8 +15,15 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
-import { logger } from '../log.ts';
 import { assertNotTooNew, migrate } from './migrations/index.ts';
+
+/**
+ * Logs through log.ts, loaded on first use: the database worker imports this module, and loading
+ * electron-log up front would add ~30 ms to every cache open (issue 8, cold open).
+ */
+function log(level: 'info' | 'warn' | 'error', ...args: unknown[]): void {
+  void import('../log.ts').then(({ logger }) => logger[level](...args));
+}
 
 /** Options of {@link openCache}. */
 export interface OpenCacheOptions {
@@ -65,7 +72,7 @@ export function openCache(file: string, options: OpenCacheOptions = {}): Databas
       if (session === 'unclean') {
         const started = performance.now();
         const check = db.pragma('quick_check(1)', { simple: true });
-        logger.info(`cache: quick_check after an unclean shutdown: ${String(check)} (${Math.round(performance.now() - started)} ms)`);
+        log('info', `cache: quick_check after an unclean shutdown: ${String(check)} (${Math.round(performance.now() - started)} ms)`);
         if (check !== 'ok') throw Object.assign(new Error(`quick_check: ${String(check)}`), { code: 'SQLITE_CORRUPT' });
       }
       ownsMarker = session !== 'ours';
@@ -193,10 +200,10 @@ function moveAside(file: string, cause: unknown): LetterdeskError {
     renameSync(file, aside);
     for (const suffix of ['-wal', '-shm']) if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
   } catch (renameError) {
-    logger.error('cache: could not move a damaged cache aside', renameError);
+    log('error', 'cache: could not move a damaged cache aside', renameError);
     return new LetterdeskError('CACHE_DAMAGED', `The cache file ${file} is damaged and could not be moved aside. Close other programs using it, then clear the cache.`, { cause });
   }
-  logger.warn(`cache: damaged cache moved to ${aside}`);
+  log('warn', `cache: damaged cache moved to ${aside}`);
   return new LetterdeskError(
     'CACHE_DAMAGED',
     `The cache file was damaged; it was moved to ${aside} (nothing was deleted). Sync again to rebuild the cache.`,

@@ -48,6 +48,16 @@ interface ExportModule {
   runExport(db: Database.Database, request: unknown, path: string, onProgress: (p: unknown) => void, signal: AbortSignal): Promise<unknown> | unknown;
 }
 
+let exportModule: Promise<ExportModule> | null = null;
+/** The export module, loaded once: in the background a second after the open, or by the first export. */
+function loadExportModule(): Promise<ExportModule> {
+  exportModule ??= (import('../export/run.ts' as string) as Promise<ExportModule>).catch((error: unknown) => {
+    exportModule = null;
+    throw error;
+  });
+  return exportModule;
+}
+
 const port = parentPort;
 if (port) {
   const { file } = workerData as CacheWorkerData;
@@ -56,6 +66,8 @@ if (port) {
   try {
     db = openCache(file);
     port.postMessage({ id: 0, type: 'ready' } satisfies WorkerResponse);
+    // Not on the way to the first page; warm before the first export (issue 8, export time).
+    setTimeout(() => void loadExportModule().catch(() => {}), 1000).unref();
   } catch (error) {
     port.postMessage({ id: 0, type: 'result', ok: false, error: toErrorPayload(error) } satisfies WorkerResponse);
   }
@@ -87,7 +99,7 @@ if (port) {
         const abort = new AbortController();
         running.set(msg.id, abort);
         try {
-          const mod = (await import('../export/run.ts' as string)) as ExportModule;
+          const mod = await loadExportModule();
           const value = await mod.runExport(db, msg.request, msg.path, (p) => reply({ id: msg.id, type: 'progress', value: p }), abort.signal);
           reply({ id: msg.id, type: 'result', ok: true, value });
         } finally {
