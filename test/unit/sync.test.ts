@@ -249,4 +249,28 @@ describe('sync failures, drift, cancel, resume', () => {
       await api.close();
     }
   });
+
+  it('a sync worker that runs out of its heap limit stops with the cause; the sync goes on in a worker with the next limit and completes', async () => {
+    const { startSync } = await import('../../electron/main/sync/controller.ts');
+    const api = await startSampleApi({ contacts: 3000, orders: 300, seed: 4 });
+    const file = join(dir, 'heap.sqlite');
+    openCache(file).close();
+    const tiny = { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 };
+    const base = { cacheFile: file, baseUrl: api.baseUrl, tokens, accountId: null, pageSize: 1000 } as const;
+    try {
+      const failed = await startSync({ ...base, resources: ['contacts'], heapLimits: [tiny] }).then(() => null, (e: unknown) => e);
+      expect(failed, 'a 4 MB heap cannot hold a page of 1,000 contacts').toMatchObject({ code: 'INTERNAL', cause: { code: 'ERR_WORKER_OUT_OF_MEMORY' } });
+      const runs = await startSync({ ...base, resources: ['contacts', 'orders'], runId: 'heap-run', heapLimits: [tiny, undefined] });
+      expect(runs.map((r) => [r.runId, r.resource, r.outcome, r.rows])).toEqual([['heap-run', 'contacts', 'succeeded', 3000], ['heap-run', 'orders', 'succeeded', 300]]);
+      const db = openCache(file, { skipCheck: true });
+      try {
+        expect((db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n).toBe(3000);
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      } finally {
+        db.close();
+      }
+    } finally {
+      await api.close();
+    }
+  });
 });

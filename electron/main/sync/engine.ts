@@ -57,6 +57,8 @@ export interface RunSyncOptions {
   maxPasses?: number;
   /** Smallest interval between two progress events, in ms. @default 100 */
   progressIntervalMs?: number;
+  /** Called with each resource's run as soon as it has ended (before the next resource starts). */
+  onRun?: (run: SyncRun) => void;
 }
 
 function cancelled(): LetterdeskError {
@@ -100,6 +102,7 @@ export async function runSync(db: Database.Database, source: PageSource, options
   for (const resource of options.resources) {
     const run = await runResource(db, source, resource, runId, options);
     runs.push(run);
+    options.onRun?.(run);
     if (run.outcome === 'cancelled' || run.error?.code === 'AUTH_REJECTED') break;
   }
   return runs;

@@ -28,6 +28,8 @@ export interface SyncWorkerData {
 export type SyncWorkerMessage =
   | { type: 'progress'; value: SyncProgress }
   | { type: 'outcome'; value: 'ok' | ErrorCode }
+  /** One resource's run has ended (posted before the next resource starts). */
+  | { type: 'run'; run: SyncRun }
   | { type: 'done'; runs: SyncRun[] }
   | { type: 'error'; error: ErrorPayload };
 
@@ -68,6 +70,7 @@ if (port) {
         accountId: data.accountId,
         signal: abort.signal,
         onProgress: (value) => post({ type: 'progress', value }),
+        onRun: (run) => post({ type: 'run', run }),
       });
       post({ type: 'done', runs });
     } catch (error) {
