@@ -47,14 +47,15 @@ export function defaultSyncWorkerUrl(): URL {
  * Heap limits of the sync worker's JavaScript heap, one per attempt (issue 8, peak RSS of the syncing
  * process ≤ 300 MB). Parsing pages makes garbage fast, and without a limit V8 lets the heap grow to
  * hundreds of MB before it collects: sync of 300,000 contacts (core + database worker + sync worker),
- * peak RSS 435–503 MiB without a limit, 281 MiB with 64 MiB old / 16 MiB young generation, 2 %
- * slower (8 MiB young: 269 MiB, 8 % slower); 30,000 orders 420 → 274 MiB. A page too large
+ * peak RSS 435–503 MiB without a limit, 269 MiB with 64 MiB old / 8 MiB young generation (16 MiB
+ * young: 281 MiB); 30,000 orders 420 → 274 MiB; 1,000,000 contacts 485 → 285 MiB (16 MiB young:
+ * 303 MiB), the fetch phase as fast as without a limit. A page too large
  * for a limit stops that worker with ERR_WORKER_OUT_OF_MEMORY; the sync then goes on in a new
  * worker with the next, larger limit (the last attempt has none), resuming from the pages already
  * written, so a limit can cost time but never a sync.
  */
 export const SYNC_WORKER_HEAP_LIMITS: readonly (Worker['resourceLimits'] | undefined)[] = [
-  { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+  { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
   { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 },
   undefined,
 ];
