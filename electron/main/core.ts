@@ -60,6 +60,11 @@ export interface CoreOptions {
   periodicSyncMinutes?: number;
   /** How often to probe the service while it is unreachable, in ms. @default 15000 */
   probeIntervalMs?: number;
+  /**
+   * Script of the database worker. @default beside the cache client (`worker.ts` when running from
+   * sources, `dbWorker.js` in the build); the benchmark points it at the built bundle.
+   */
+  cacheWorkerUrl?: URL;
 }
 
 /** The embedded sample API, started on demand, stoppable (the e2e tests take the service "offline"). */
@@ -224,7 +229,7 @@ export function createCore(options: CoreOptions): Core {
     }
     if (!client) {
       mkdirSync(cacheDir(options.dataDir), { recursive: true });
-      const opening = CacheClient.open(cacheFilePath(options.dataDir, profile.id));
+      const opening = CacheClient.open(cacheFilePath(options.dataDir, profile.id), options.cacheWorkerUrl ? { workerUrl: options.cacheWorkerUrl } : {});
       opening.catch(() => failedOpens.add(opening));
       caches.set(profile.id, opening);
       client = opening;

@@ -4,7 +4,8 @@
  * Electron main process. Usage: `node test/bench/appChild.ts '<json QueryChildInput>'`.
  *
  *  1. cold open: a new core, then the first page of the contacts view (database worker start,
- *     open + checks, first query);
+ *     open + checks, first query), with the database worker the app ships (the built bundle) when
+ *     the benchmark could build it, and again from the TypeScript sources after the rest;
  *  2. typeahead: 1-, 2- and 3-letter prefixes, common words, rare words, phone digits, and a search
  *     with a filter, each answered as the table shows it (first 100 rows with the capped count);
  *     the words come from the cache itself (seeded picks), so every scale gets real matches;
@@ -18,6 +19,7 @@
  */
 import Database from 'better-sqlite3';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import type { ExportRequest } from '../../shared/contract.ts';
 import type { ContactQuery } from '../../shared/query.ts';
 import { CONTACT_SORT_COLUMNS } from '../../shared/query.ts';
@@ -40,6 +42,11 @@ export interface QueryChildInput {
   seed: number;
   /** Export to run after the reads, or null. */
   export: { path: string; request: ExportRequest } | null;
+  /**
+   * The built database worker (`out/main/dbWorker.js`, what the app ships), or null to run it
+   * from the TypeScript sources. The cold open is then also measured from the sources.
+   */
+  builtWorker: string | null;
 }
 
 /** The export part of {@link QueryChildResult}. */
@@ -73,6 +80,8 @@ export interface TypeaheadSample {
 export interface QueryChildResult {
   rows: number;
   coldOpenMs: number;
+  /** The cold open with the worker from the sources (when {@link QueryChildInput.builtWorker} was given), ms. */
+  coldOpenSourcesMs: number | null;
   /** Second call right after the cold open (warm worker), ms. */
   secondPageMs: number;
   /**
@@ -193,7 +202,8 @@ async function main(): Promise<void> {
     setProgress: () => {},
   };
   const t0 = performance.now();
-  const core = createCore({ dataDir: input.dataDir, version: 'bench', logFile: null, platform, emit: () => {}, keychain: 'session-only', autoSyncAfterMinutes: 0 });
+  const coreOptions = { dataDir: input.dataDir, version: 'bench', logFile: null, platform, emit: () => {}, keychain: 'session-only', autoSyncAfterMinutes: 0 } as const;
+  const core = createCore({ ...coreOptions, ...(input.builtWorker ? { cacheWorkerUrl: pathToFileURL(input.builtWorker) } : {}) });
   const handlers = createHandlers(core);
   const call = async (name: string, payload: unknown): Promise<{ ms: number; value: unknown }> => {
     const t = performance.now();
@@ -234,6 +244,17 @@ async function main(): Promise<void> {
   const exported = input.export ? await runExport(input.export.request, (name, payload) => dispatchCall(handlers, name, payload)) : null;
   await core.close();
 
+  // The same cold open with the database worker from the TypeScript sources (type-stripped on load).
+  let coldOpenSourcesMs: number | null = null;
+  if (input.builtWorker) {
+    const t1 = performance.now();
+    const fromSources = createCore(coreOptions);
+    const r = await dispatchCall(createHandlers(fromSources), 'queryContacts', { query: {}, window: { offset: 0, limit: 100 } });
+    coldOpenSourcesMs = performance.now() - t1;
+    await fromSources.close();
+    if (!r.ok) throw new Error(`queryContacts (sources) failed: ${r.error.code} ${r.error.message}`);
+  }
+
   let t = performance.now();
   const db = openCache(input.cacheFile);
   const openInThreadMs = performance.now() - t;
@@ -247,7 +268,7 @@ async function main(): Promise<void> {
   queryContacts(db, {}, { offset: 0, limit: 100 });
   const firstPageInThreadMs = performance.now() - t;
   db.close();
-  const result: QueryChildResult = { rows, coldOpenMs, secondPageMs: second.ms, openInThreadMs, quickCheckMs, firstPageInThreadMs, typeahead, exactCountMs, windows, export: exported };
+  const result: QueryChildResult = { rows, coldOpenMs, coldOpenSourcesMs, secondPageMs: second.ms, openInThreadMs, quickCheckMs, firstPageInThreadMs, typeahead, exactCountMs, windows, export: exported };
   report(result);
 }
 
