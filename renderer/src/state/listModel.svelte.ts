@@ -6,7 +6,7 @@
  * and are replaced in one step when the first page of the new result arrives.
  */
 import type { RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
-import { errorText } from '../lib/api.ts';
+import { errorText, toDisplayError } from '../lib/api.ts';
 import { loadSetting, profileKey, saveSetting } from '../lib/storage.ts';
 
 /** Rows per page request. */
@@ -58,6 +58,8 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   /** A query is being answered (old rows stay on screen meanwhile). */
   loading = $state(false);
   error = $state<string | null>(null);
+  /** The error code behind {@link error} (the view offers the action that fixes it). */
+  errorCode = $state<string | null>(null);
 
   selectedIndex = $state(-1);
   /** Id of the record whose detail panel is open. */
@@ -223,7 +225,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       if (page.total.exact || !this.total?.exact) this.total = page.total;
       this.version++;
     } catch (error) {
-      if (gen === this.#gen) this.error = errorText(error);
+      if (gen === this.#gen) this.#fail(error);
     } finally {
       if (gen === this.#gen) this.#inflight.delete(p);
     }
@@ -257,6 +259,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       this.#pages = new Map([[firstPage, page.rows]]);
       this.total = page.total;
       this.error = null;
+      this.errorCode = null;
       if (!keepPosition) {
         this.selectedIndex = -1;
         this.resetToken++;
@@ -271,8 +274,14 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     } catch (error) {
       if (gen !== this.#gen) return;
       this.loading = false;
-      this.error = errorText(error);
+      this.#fail(error);
     }
+  }
+
+  #fail(error: unknown): void {
+    const e = toDisplayError(error);
+    this.error = errorText(e);
+    this.errorCode = e.code;
   }
 
   async #exactCount(query: typeof this.query, gen: number): Promise<void> {
