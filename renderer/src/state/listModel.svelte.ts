@@ -6,7 +6,7 @@
  * and are replaced in one step when the first page of the new result arrives.
  */
 import type { RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
-import { errorText, toDisplayError } from '../lib/api.ts';
+import { errorText, toDisplayError, type DisplayError } from '../lib/api.ts';
 import { loadSetting, profileKey, saveSetting } from '../lib/storage.ts';
 
 /** Rows per page request. */
@@ -57,9 +57,12 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   facets = $state.raw<Facets | null>(null);
   /** A query is being answered (old rows stay on screen meanwhile). */
   loading = $state(false);
-  error = $state<string | null>(null);
-  /** The error code behind {@link error} (the view offers the action that fixes it). */
-  errorCode = $state<string | null>(null);
+  /** Why the last query failed, or null (the view shows its text and offers the action that fixes it). */
+  failure = $state.raw<DisplayError | null>(null);
+  /** Text of {@link failure}: what happened and what to do. */
+  get error(): string | null {
+    return this.failure ? errorText(this.failure) : null;
+  }
 
   selectedIndex = $state(-1);
   /** Id of the record whose detail panel is open. */
@@ -225,7 +228,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       if (page.total.exact || !this.total?.exact) this.total = page.total;
       this.version++;
     } catch (error) {
-      if (gen === this.#gen) this.#fail(error);
+      if (gen === this.#gen) this.failure = toDisplayError(error);
     } finally {
       if (gen === this.#gen) this.#inflight.delete(p);
     }
@@ -258,8 +261,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       // eslint-disable-next-line svelte/prefer-svelte-reactivity
       this.#pages = new Map([[firstPage, page.rows]]);
       this.total = page.total;
-      this.error = null;
-      this.errorCode = null;
+      this.failure = null;
       if (!keepPosition) {
         this.selectedIndex = -1;
         this.resetToken++;
@@ -274,14 +276,8 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     } catch (error) {
       if (gen !== this.#gen) return;
       this.loading = false;
-      this.#fail(error);
+      this.failure = toDisplayError(error);
     }
-  }
-
-  #fail(error: unknown): void {
-    const e = toDisplayError(error);
-    this.error = errorText(e);
-    this.errorCode = e.code;
   }
 
   async #exactCount(query: typeof this.query, gen: number): Promise<void> {
