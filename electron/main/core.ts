@@ -15,7 +15,7 @@ import { createApiClient } from './api/client.ts';
 import { CacheClient } from './cache/client.ts';
 import { CredentialStore, type Tokens } from './credentials/store.ts';
 import { logger } from './log.ts';
-import { cacheDir, cacheFilePath, logsDir } from './paths.ts';
+import { cacheDir, cacheFilePath, cacheFileSet, logsDir } from './paths.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from './sampleApi/server.ts';
 
@@ -413,8 +413,7 @@ export function createCore(options: CoreOptions): Core {
       const profile = activeProfile();
       if (sync) throw new LetterdeskError('BUSY', 'A sync is running. Cancel it before clearing the cache.');
       await closeCache(profile.id);
-      const file = cacheFilePath(options.dataDir, profile.id);
-      for (const suffix of ['', '-wal', '-shm', '.open']) rmSync(`${file}${suffix}`, { force: true });
+      for (const part of cacheFileSet(cacheFilePath(options.dataDir, profile.id))) rmSync(part, { force: true });
       options.emit('cacheChanged', { profileId: profile.id, resources: ['contacts', 'orders'] });
     },
     closeCache,

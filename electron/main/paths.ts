@@ -85,6 +85,18 @@ export function cacheFilePath(dataDir: string, profileId: string): string {
   return path.join(cacheDir(dataDir), `${profileId}.sqlite`);
 }
 
+/** Suffix of a cache file's session marker (cache/db.ts: present while a checked connection is open). */
+export const SESSION_MARKER_SUFFIX = '.open';
+
+/**
+ * Every file that belongs to the cache file `file`: SQLite's `-wal`, `-shm` and `-journal`, the
+ * session marker, and the database itself last (deleting in this order never leaves a journal
+ * beside a missing database).
+ */
+export function cacheFileSet(file: string): string[] {
+  return [`${file}-wal`, `${file}-shm`, `${file}-journal`, `${file}${SESSION_MARKER_SUFFIX}`, file];
+}
+
 /** The profiles file (no secrets): `<dataDir>/profiles.json`. */
 export function profilesFilePath(dataDir: string): string {
   return path.join(dataDir, 'profiles.json');

@@ -15,6 +15,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
+import { SESSION_MARKER_SUFFIX } from '../paths.ts';
 import { assertNotTooNew, migrate } from './migrations/index.ts';
 
 /**
@@ -37,7 +38,7 @@ export interface OpenCacheOptions {
 }
 
 /** The session marker of a cache file: present while a connection that checked it is open. */
-export const sessionMarkerPath = (file: string): string => `${file}.open`;
+export const sessionMarkerPath = (file: string): string => `${file}${SESSION_MARKER_SUFFIX}`;
 
 const DAMAGE_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN_ISDIR']);
 

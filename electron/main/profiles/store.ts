@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { ENVIRONMENTS, profileInputSchema, type Profile, type ProfileInput, type ProfileList } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
-import { cacheFilePath, profilesFilePath } from '../paths.ts';
+import { cacheFilePath, cacheFileSet, profilesFilePath } from '../paths.ts';
 import { moveAsideSync, writeFileAtomicSync } from './atomicFile.ts';
 import { normalizeBaseUrl } from './baseUrl.ts';
 
@@ -255,8 +255,7 @@ export class ProfileStore {
       throw new LetterdeskError('NOT_FOUND', `There is no profile with id "${id}". Reload the profile list.`);
     }
     if (options.purgeCache) {
-      const cache = cacheFilePath(this.dataDir, id);
-      for (const suffix of ['-wal', '-shm', '-journal', '.open', '']) fs.rmSync(`${cache}${suffix}`, { force: true });
+      for (const part of cacheFileSet(cacheFilePath(this.dataDir, id))) fs.rmSync(part, { force: true });
     }
     file.profiles = file.profiles.filter((p) => p.id !== id);
     if (file.activeProfileId === id) file.activeProfileId = file.profiles[0]?.id ?? null;

@@ -70,10 +70,10 @@ export const SYNC_WORKER_HEAP_LIMITS: readonly (Worker['resourceLimits'] | undef
 export async function startSync(options: StartSyncOptions): Promise<SyncRun[]> {
   const runId = options.runId ?? randomUUID();
   const runs: SyncRun[] = [];
+  const limits = options.heapLimits ?? SYNC_WORKER_HEAP_LIMITS;
   for (let attempt = 0; ; attempt++) {
     const ended = new Set(runs.map((r) => r.resource));
     const resources = options.resources.filter((r) => !ended.has(r));
-    const limits = options.heapLimits ?? SYNC_WORKER_HEAP_LIMITS;
     try {
       await runWorker({ ...options, resources, runId }, limits[attempt], (run) => runs.push(run));
       return runs;
