@@ -229,7 +229,11 @@ export function createCore(options: CoreOptions): Core {
     }
     if (!client) {
       mkdirSync(cacheDir(options.dataDir), { recursive: true });
-      const opening = CacheClient.open(cacheFilePath(options.dataDir, profile.id), options.cacheWorkerUrl ? { workerUrl: options.cacheWorkerUrl } : {});
+      const opening: Promise<CacheClient> = CacheClient.open(cacheFilePath(options.dataDir, profile.id), {
+        ...(options.cacheWorkerUrl ? { workerUrl: options.cacheWorkerUrl } : {}),
+        // The first page was answered by the startup reader, then the worker's open failed.
+        onLateFailure: () => failedOpens.add(opening),
+      });
       opening.catch(() => failedOpens.add(opening));
       caches.set(profile.id, opening);
       client = opening;

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery } from '../../shared/query.ts';
 import { CacheClient } from '../../electron/main/cache/client.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache, sessionMarkerPath } from '../../electron/main/cache/db.ts';
 import { contactFacets, countContacts, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { contactFilterTokensSql } from '../../electron/main/cache/publish.ts';
 import { compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
@@ -208,6 +208,66 @@ describe('CacheClient (worker thread)', () => {
         onProgress: (p) => progress.push(p.rowsDone),
       });
       expect(out.rows).toBe(3000); // routed to export/run.ts inside the worker
+    } finally {
+      await client.close();
+    }
+  });
+
+  /** A database worker whose open takes 1.5 s (it then only answers `close`), or fails late. */
+  const stalledWorker = new URL(
+    `data:text/javascript,${encodeURIComponent(
+      "import { parentPort } from 'node:worker_threads'; setTimeout(() => parentPort.postMessage({ id: 0, type: 'ready' }), 1500); parentPort.on('message', (m) => { if (m.type === 'close') { parentPort.postMessage({ id: m.id, type: 'result', ok: true, value: null }); parentPort.close(); } });",
+    )}`,
+  );
+  const lateFailingWorker = new URL(
+    `data:text/javascript,${encodeURIComponent("import { parentPort } from 'node:worker_threads'; setTimeout(() => parentPort.postMessage({ id: 0, type: 'result', ok: false, error: { code: 'DISK_FULL', message: 'The disk is full.' } }), 150); parentPort.on('message', () => {});")}`,
+  );
+  const settlesWithin = <T>(promise: Promise<T>, ms: number): Promise<boolean> =>
+    Promise.race([promise.then(() => true, () => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+  /** A copy of the synced cache as a cleanly closed file (no session marker). */
+  const cleanCopy = (name: string): string => {
+    const copy = join(dir, name);
+    db.exec(`VACUUM INTO '${copy}'`);
+    return copy;
+  };
+
+  it('answers page reads of a cleanly closed, current cache on the calling thread while the worker starts; scans wait for the worker', async () => {
+    const copy = cleanCopy('startup.sqlite');
+    const client = await CacheClient.open(copy, { workerUrl: stalledWorker });
+    try {
+      const query: ContactQuery = { search: 'zo', sort: { column: 'city', direction: 'desc' } };
+      expect(await client.queryContacts(query, { offset: 0, limit: 100 })).toEqual(queryContacts(db, query, { offset: 0, limit: 100 }));
+      expect((await client.resourceStates()).contacts.rows).toBe(3000);
+      expect((await client.getContact(special.phone))?.contact.phoneNo).toBe('(614) 555-0199');
+      expect(await settlesWithin(client.countContacts({}), 300), 'an exact count is not a page read: it waits for the worker').toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('waits for the worker when the file needs more than reads: unclean shutdown (session marker), older schema, missing file', async () => {
+    const marked = cleanCopy('marked.sqlite');
+    writeFileSync(sessionMarkerPath(marked), '999999999');
+    const older = cleanCopy('older.sqlite');
+    openCache(older).exec('PRAGMA user_version = 1');
+    for (const target of [marked, older, join(dir, 'missing.sqlite')]) {
+      const opening = CacheClient.open(target, { workerUrl: stalledWorker });
+      expect(await settlesWithin(opening, 300), target).toBe(false);
+      void opening.then((c) => c.close());
+    }
+  });
+
+  it('when the worker fails its open after the startup reader answered, every later call gets that error', async () => {
+    const copy = cleanCopy('late.sqlite');
+    const failures: Error[] = [];
+    const client = await CacheClient.open(copy, { workerUrl: lateFailingWorker, onLateFailure: (e) => failures.push(e) });
+    try {
+      expect((await client.queryContacts({}, { offset: 0, limit: 10 })).rows).toHaveLength(10);
+      const counting = client.countContacts({});
+      await expect(counting).rejects.toMatchObject({ code: 'DISK_FULL' });
+      expect(client.failed).toBe(true);
+      expect(failures.map((e) => (e as { code?: string }).code)).toEqual(['DISK_FULL']);
+      await expect(client.queryContacts({}, { offset: 0, limit: 10 })).rejects.toMatchObject({ code: 'DISK_FULL' });
     } finally {
       await client.close();
     }

@@ -1,13 +1,20 @@
 /**
  * The async main-side client of the database worker (worker.ts). The Electron main thread and the
- * handlers talk to the cache only through this, so no query ever blocks the main event loop.
+ * handlers talk to the cache only through this, so no query ever blocks the main event loop for
+ * longer than a page read: while the worker starts (40–60 ms for a worker thread here), page-sized
+ * reads of a cleanly closed, current cache are answered on the calling thread by a read-only
+ * startup reader (db.ts `openStartupReader`, a few ms at 1M rows), so the first page does not wait
+ * for the thread (issue 8, cold open). Everything else waits for the worker.
  */
+import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import type { ContactDetail, ExportRequest, OrderDetail, ResourceState, SyncRun } from '../../../shared/contract.ts';
 import { LetterdeskError, fromErrorPayload } from '../../../shared/errors.ts';
 import type { ContactFacets, ContactQuery, ContactRow, OrderFacets, OrderQuery, OrderRow, RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
-import type { QueryMethod, WorkerRequest, WorkerResponse } from './worker.ts';
+import { openStartupReader } from './db.ts';
+import { QUERY_METHODS, STARTUP_READ_METHODS, type QueryMethod } from './queries.ts';
+import type { WorkerRequest, WorkerResponse } from './worker.ts';
 
 /** Where the worker script is: the `.ts` source next to this file, or `dbWorker.js` in the built app. */
 export function defaultWorkerUrl(): URL {
@@ -34,37 +41,83 @@ export class CacheClient {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  /** The startup reader, until the worker is ready (or null from the start). */
+  private reader: Database.Database | null = null;
+  /** Why the worker could not open the file, when that was found after a startup reader answered. */
+  private failure: Error | null = null;
+  /** Settles (never rejects) when the worker has answered its open, ready or failed. */
+  readonly started: Promise<void>;
+  private markStarted: () => void = () => {};
 
   private constructor(worker: Worker) {
     this.worker = worker;
+    this.started = new Promise((resolve) => {
+      this.markStarted = resolve;
+    });
   }
 
   /**
-   * Spawns the worker and opens (creating and migrating if needed) the cache file in it.
+   * Spawns the worker and opens (creating and migrating if needed) the cache file in it. When the
+   * file qualifies for a startup reader, resolves at once and answers page reads on the calling
+   * thread until the worker is ready; an error of the worker's open then fails every later call
+   * (and {@link CacheClient.failed}) instead of the returned promise.
    * @param file absolute path of the SQLite file
    * @param options.workerUrl override of the worker script location
+   * @param options.startupReader false: never read on the calling thread (default true)
+   * @param options.onLateFailure called with the error when the worker's open fails after the
+   *   promise resolved early
    * @throws LetterdeskError CACHE_TOO_NEW / CACHE_DAMAGED / DISK_FULL from the open
    */
-  static open(file: string, options: { workerUrl?: URL } = {}): Promise<CacheClient> {
+  static open(file: string, options: { workerUrl?: URL; startupReader?: boolean; onLateFailure?: (error: Error) => void } = {}): Promise<CacheClient> {
     const worker = new Worker(options.workerUrl ?? defaultWorkerUrl(), { workerData: { file } });
     const client = new CacheClient(worker);
+    client.reader = options.startupReader === false ? null : openStartupReader(file);
+    const early = client.reader !== null;
     return new Promise((resolve, reject) => {
+      const fail = (error: Error) => {
+        client.markStarted();
+        client.closeReader();
+        if (!early) return reject(error);
+        client.fail(error);
+        options.onLateFailure?.(error);
+      };
       const onFirst = (msg: WorkerResponse) => {
         worker.off('error', onError);
         if (msg.type === 'ready') {
+          client.markStarted();
+          client.closeReader();
           worker.on('message', (m: WorkerResponse) => client.onMessage(m));
           worker.on('error', (e) => client.failAll(e));
           worker.on('exit', () => client.failAll(new Error('the database worker stopped')));
           resolve(client);
         } else {
           void worker.terminate();
-          reject(msg.type === 'result' && !msg.ok ? fromErrorPayload(msg.error) : new Error('unexpected first message from the database worker'));
+          fail(msg.type === 'result' && !msg.ok ? fromErrorPayload(msg.error) : new Error('unexpected first message from the database worker'));
         }
       };
-      const onError = (e: Error) => reject(new LetterdeskError('INTERNAL', `The database worker could not start: ${e.message}. Details are in the log file.`, { cause: e }));
+      const onError = (e: Error) => fail(new LetterdeskError('INTERNAL', `The database worker could not start: ${e.message}. Details are in the log file.`, { cause: e }));
       worker.once('message', onFirst);
       worker.once('error', onError);
+      if (early) resolve(client);
     });
+  }
+
+  /** True when the worker could not open the file after a startup reader had answered. */
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
+  private closeReader(): void {
+    this.reader?.close();
+    this.reader = null;
+  }
+
+  /** The worker's open failed: every pending and later call rejects with `error`. */
+  private fail(error: Error): void {
+    this.failure = error;
+    this.closed = true;
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
   }
 
   private onMessage(msg: WorkerResponse): void {
@@ -87,7 +140,7 @@ export class CacheClient {
   }
 
   private send<T>(message: DistributiveOmit<WorkerRequest, 'id'>, onProgress?: (value: unknown) => void): { id: number; promise: Promise<T> } {
-    if (this.closed) return { id: 0, promise: Promise.reject(new LetterdeskError('INTERNAL', 'The cache is closed. Reopen the profile.')) };
+    if (this.closed) return { id: 0, promise: Promise.reject(this.failure ?? new LetterdeskError('INTERNAL', 'The cache is closed. Reopen the profile.')) };
     const id = this.nextId++;
     const promise = new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
@@ -97,6 +150,16 @@ export class CacheClient {
   }
 
   private call<T>(method: QueryMethod, ...args: unknown[]): Promise<T> {
+    if (this.reader && STARTUP_READ_METHODS.has(method)) {
+      try {
+        const fn = QUERY_METHODS[method] as (db: Database.Database, ...a: unknown[]) => T;
+        return Promise.resolve(fn(this.reader, ...args));
+      } catch {
+        // Whatever it was (bad input, a page the checks did not reach), the worker answers it
+        // with the full open behind it: the same result or the error to show.
+        this.closeReader();
+      }
+    }
     return this.send<T>({ type: 'query', method, args }).promise;
   }
 
@@ -153,9 +216,17 @@ export class CacheClient {
     return promise.finally(() => options.signal?.removeEventListener('abort', onAbort));
   }
 
-  /** Closes the connection and stops the worker. */
+  /**
+   * Closes the connection and stops the worker. A worker still opening the file is let finish
+   * first, so that its connection closes cleanly (no session marker left behind).
+   */
   async close(): Promise<void> {
-    if (this.closed) return;
+    this.closeReader();
+    await this.started;
+    if (this.closed) {
+      if (this.failure) await this.worker.terminate();
+      return;
+    }
     try {
       await this.send({ type: 'close' }).promise;
     } catch {

@@ -305,3 +305,25 @@ export function toSyncRun(r: Row): SyncRun {
 export function syncHistory(db: Database.Database, limit: number): SyncRun[] {
   return (stmt(db, 'SELECT * FROM sync_runs ORDER BY started_at DESC, rowid DESC LIMIT ?').all(Math.max(1, Math.min(limit, 1000))) as Row[]).map(toSyncRun);
 }
+
+/** Query methods the database worker serves (name → function of the connection). */
+export const QUERY_METHODS = {
+  queryContacts,
+  countContacts,
+  contactFacets,
+  getContact,
+  queryOrders,
+  countOrders,
+  orderFacets,
+  getOrder,
+  resourceStates,
+  syncHistory,
+} as const;
+export type QueryMethod = keyof typeof QUERY_METHODS;
+
+/**
+ * Methods a startup reader (db.ts `openStartupReader`) may answer on the main thread while the
+ * database worker starts: the ones bounded by a page or a capped count (a few ms at 1M rows).
+ * Exact counts and facets scan and always wait for the worker.
+ */
+export const STARTUP_READ_METHODS: ReadonlySet<QueryMethod> = new Set(['queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory']);

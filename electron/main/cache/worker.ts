@@ -8,22 +8,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { toErrorPayload, type ErrorPayload } from '../../../shared/errors.ts';
 import { openCache } from './db.ts';
-import * as queries from './queries.ts';
+import { QUERY_METHODS, type QueryMethod } from './queries.ts';
 
-/** Query methods the worker serves (name → function of the connection). */
-export const QUERY_METHODS = {
-  queryContacts: queries.queryContacts,
-  countContacts: queries.countContacts,
-  contactFacets: queries.contactFacets,
-  getContact: queries.getContact,
-  queryOrders: queries.queryOrders,
-  countOrders: queries.countOrders,
-  orderFacets: queries.orderFacets,
-  getOrder: queries.getOrder,
-  resourceStates: queries.resourceStates,
-  syncHistory: queries.syncHistory,
-} as const;
-export type QueryMethod = keyof typeof QUERY_METHODS;
+export type { QueryMethod } from './queries.ts';
 
 /** Messages from the client. */
 export type WorkerRequest =
