@@ -13,7 +13,7 @@
  *    1,000,000 rows never sit in memory at once.
  */
 import type { Resource } from '../../shared/serviceRecords.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache, useBulkWriteSettings } from '../../electron/main/cache/db.ts';
 import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
 import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
@@ -71,6 +71,7 @@ async function fetchFloor(input: Extract<FloorChildInput, { kind: 'fetch' }>): P
 
 function ingestFloor(input: Extract<FloorChildInput, { kind: 'ingest' }>): FloorChildResult {
   const db = openCache(input.cacheFile);
+  useBulkWriteSettings(db); // the sync connection's settings (sync/worker.ts)
   const writer = new StageWriter(db);
   const dataset = createSampleDataset({ contacts: input.contacts, orders: input.orders, seed: input.seed });
   const count = input.resource === 'contacts' ? dataset.contactCount : dataset.orderCount;

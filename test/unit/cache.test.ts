@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -270,6 +270,27 @@ describe('CacheClient (worker thread)', () => {
       await expect(client.queryContacts({}, { offset: 0, limit: 10 })).rejects.toMatchObject({ code: 'DISK_FULL' });
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('cache file on disk', () => {
+  it('after a transaction larger than 64 MiB is checkpointed, the WAL file is cut back to 64 MiB instead of keeping its peak', () => {
+    const big = join(dir, 'wal-limit.sqlite');
+    const conn = openCache(big);
+    try {
+      conn.exec('CREATE TABLE filler (b BLOB)');
+      const insert = conn.prepare('INSERT INTO filler (b) VALUES (zeroblob(1048576))');
+      conn.transaction(() => {
+        for (let i = 0; i < 96; i++) insert.run();
+      })();
+      const peak = statSync(`${big}-wal`).size;
+      expect(peak, 'the transaction went through the WAL').toBeGreaterThan(96 * 1024 * 1024);
+      // The commit checkpointed (WAL over wal_autocheckpoint); the next write restarts the WAL.
+      conn.exec('DELETE FROM filler WHERE rowid = 1');
+      expect(statSync(`${big}-wal`).size).toBeLessThanOrEqual(64 * 1024 * 1024);
+    } finally {
+      conn.close();
     }
   });
 });

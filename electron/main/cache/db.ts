@@ -50,6 +50,34 @@ function applyPragmas(db: Database.Database): void {
   db.pragma('cache_size = -65536'); // 64 MiB page cache
   db.pragma('temp_store = MEMORY');
   db.pragma('mmap_size = 268435456');
+  // A build writes the whole resource in one transaction (GBs of WAL at 1M contacts); once
+  // checkpointed, the WAL file is cut back to this size instead of keeping its peak on disk.
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+}
+
+/** Bytes the WAL file is truncated to after a checkpoint (`journal_size_limit`). */
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Settings of a connection that writes a whole resource (the sync's staging writes and build,
+ * issue 8): bounded memory and fewer checkpoints.
+ *  - No mmap (every file page the build touches would stay resident), a 4 MiB page cache, and the
+ *    build's sorts / temp b-trees in temporary files: peak RSS of a 100k-contact build 492 → 201
+ *    MiB at the same build time. The page cache also bounds each of the build's sorters (ten window
+ *    sorts run at once for the sort positions): 300k contacts build peak 426 → 294 MiB.
+ *  - A checkpoint (copy WAL → file, then fsync) every 16,000 pages (~64 MiB) instead of SQLite's
+ *    1,000: a 1,000-contact page writes ~3 MiB, so the default checkpointed after every page.
+ *    Staging 100k contacts: 2.2–3.2 s → 1.8–2.0 s. Safety is unchanged (WAL, synchronous =
+ *    NORMAL): a power cut can lose commits since the last checkpoint, never corrupt the file,
+ *    and staged pages lost that way are fetched again by the resumed sync (`sync_pages` commits
+ *    with its rows).
+ * @param db a connection from {@link openCache}
+ */
+export function useBulkWriteSettings(db: Database.Database): void {
+  db.pragma('mmap_size = 0');
+  db.pragma('cache_size = -4096');
+  db.pragma('temp_store = FILE');
+  db.pragma('wal_autocheckpoint = 16000');
 }
 
 /**

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import { toErrorPayload, type ErrorCode, type ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
-import { openCache } from '../cache/db.ts';
+import { openCache, useBulkWriteSettings } from '../cache/db.ts';
 import { runSync } from './engine.ts';
 import { createHttpPageSource } from './httpSource.ts';
 
@@ -45,16 +45,9 @@ if (port) {
     let db: ReturnType<typeof openCache> | null = null;
     try {
       db = openCache(data.cacheFile, { skipCheck: true });
-      // This connection stages and rebuilds the whole resource: keep its memory bounded (issue 8,
-      // peak RSS of the syncing process ≤ 300 MB). No mmap (every file page the build touches would
-      // stay resident), a small page cache, and sorts / temp b-trees of the build in temporary
-      // files instead of RAM. Build of 100k contacts: peak RSS 492 → 201 MiB, same build time.
-      // The page cache also bounds each of the build's sorters (ten window sorts run at once for
-      // the sort positions): 4 MiB keeps them at ~40 MiB (300k contacts: build peak 426 → 294 MiB,
-      // build 35 s → 32 s).
-      db.pragma('mmap_size = 0');
-      db.pragma('cache_size = -4096');
-      db.pragma('temp_store = FILE');
+      // This connection stages and rebuilds the whole resource: bounded memory (issue 8, peak RSS
+      // of the syncing process ≤ 300 MB) and few checkpoints (see db.ts).
+      useBulkWriteSettings(db);
       const source = createHttpPageSource({
         baseUrl: data.baseUrl,
         tokens: data.tokens,
