@@ -122,6 +122,20 @@ export function contactFilterTokensSql(c: string, contactLabels: string, labels:
 }
 
 /**
+ * Fills the search index `fts` with `insert`, then merges it into one segment ('optimize').
+ * During the bulk insert FTS5's automatic merging is off: it would merge segments that
+ * 'optimize' merges again anyway (100k contacts: insert + optimize 4.1–5.5 s → 2.7–3.6 s; the
+ * index after 'optimize' is the same single segment). Afterwards automerge is back at FTS5's
+ * default (4), for any later writer.
+ */
+function withoutAutomerge(db: Database.Database, fts: string, insert: () => void): void {
+  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 0)`);
+  insert();
+  db.exec(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`);
+  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 4)`);
+}
+
+/**
  * Builds the `_next` tables of `resource` from staging rows of `pass` (drift repair keeps only
  * rows seen in the last complete pass). Heavy (seconds at 1M rows); runs in the sync connection
  * without holding any lock readers care about.
@@ -140,12 +154,11 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
     db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
       SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
     onPhase?.('indexing');
-    db.exec(`INSERT INTO contacts_fts_next (rowid, name, company, email, phone, address, city, state, zip, labels, f)
+    withoutAutomerge(db, 'contacts_fts_next', () => db.exec(`INSERT INTO contacts_fts_next (rowid, name, company, email, phone, address, city, state, zip, labels, f)
       SELECT c.rowid, concat_ws(' ', c.full_name, c.first_name, c.last_name), c.company_name, c.email, concat_ws(' ', c.phone_no, c.phone_digits),
         concat_ws(' ', c.address1, c.address2), c.city, c.state, c.zip, (SELECT group_concat(value, ' ') FROM json_each(c.labels)),
         ${contactFilterTokensSql('c', 'contact_labels_next', 'labels_next')}
-      FROM contacts_next c`);
-    db.exec("INSERT INTO contacts_fts_next (contacts_fts_next) VALUES ('optimize')");
+      FROM contacts_next c`));
   } else {
     const cols = ORDER_STAGE_COLUMNS.join(', ');
     const pos = positionsSelect(ORDER_POSITIONS);
@@ -154,11 +167,10 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
     db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
       WHERE order_id IN (SELECT id FROM stage_orders)`);
     onPhase?.('indexing');
-    db.exec(`INSERT INTO orders_fts_next (rowid, id, campaign, product, template, recipients)
+    withoutAutomerge(db, 'orders_fts_next', () => db.exec(`INSERT INTO orders_fts_next (rowid, id, campaign, product, template, recipients)
       SELECT o.rowid, o.id, o.campaign_name, o.product_name, o.template_title,
         (SELECT group_concat(concat_ws(' ', r.full_name, r.email, r.city), ' ') FROM order_recipients_next r WHERE r.order_id = o.id)
-      FROM orders_next o`);
-    db.exec("INSERT INTO orders_fts_next (orders_fts_next) VALUES ('optimize')");
+      FROM orders_next o`));
   }
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts')) createNextIndexes(db, t, gen);
   const main = resource === 'contacts' ? 'contacts_next' : 'orders_next';
