@@ -274,6 +274,22 @@ describe('CacheClient (worker thread)', () => {
   });
 });
 
+describe('CacheClient when the worker exits before it opened the file', () => {
+  it('rejects the open (no startup reader) or every later call (startup reader), and close() returns', async () => {
+    const exitingWorker = new URL(`data:text/javascript,${encodeURIComponent('process.exit(3);')}`);
+    await expect(CacheClient.open(join(dir, 'never.sqlite'), { workerUrl: exitingWorker })).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('exit code 3') });
+    const copy = join(dir, 'exit.sqlite');
+    db.exec(`VACUUM INTO '${copy}'`);
+    const failures: Error[] = [];
+    const client = await CacheClient.open(copy, { workerUrl: exitingWorker, onLateFailure: (e) => failures.push(e) });
+    await client.started;
+    expect(client.failed).toBe(true);
+    expect(failures).toHaveLength(1);
+    await expect(client.queryContacts({}, { offset: 0, limit: 10 })).rejects.toMatchObject({ code: 'INTERNAL' });
+    await client.close();
+  });
+});
+
 describe('cache file on disk', () => {
   it('after a transaction larger than 64 MiB is checkpointed, the WAL file is cut back to 64 MiB instead of keeping its peak', () => {
     const big = join(dir, 'wal-limit.sqlite');

@@ -83,6 +83,7 @@ export class CacheClient {
       };
       const onFirst = (msg: WorkerResponse) => {
         worker.off('error', onError);
+        worker.off('exit', onExit);
         if (msg.type === 'ready') {
           client.markStarted();
           client.closeReader();
@@ -95,9 +96,18 @@ export class CacheClient {
           fail(msg.type === 'result' && !msg.ok ? fromErrorPayload(msg.error) : new Error('unexpected first message from the database worker'));
         }
       };
-      const onError = (e: Error) => fail(new LetterdeskError('INTERNAL', `The database worker could not start: ${e.message}. Details are in the log file.`, { cause: e }));
+      const onError = (e: Error) => {
+        worker.off('exit', onExit);
+        fail(new LetterdeskError('INTERNAL', `The database worker could not start: ${e.message}. Details are in the log file.`, { cause: e }));
+      };
+      const onExit = (code: number) => {
+        worker.off('message', onFirst);
+        worker.off('error', onError);
+        fail(new LetterdeskError('INTERNAL', `The database worker stopped (exit code ${code}) before it opened the cache. Details are in the log file.`));
+      };
       worker.once('message', onFirst);
       worker.once('error', onError);
+      worker.once('exit', onExit);
       if (early) resolve(client);
     });
   }
