@@ -40,7 +40,7 @@ import { exportSql } from '../../electron/main/export/run.ts';
 import { cacheFilePath } from '../../electron/main/paths.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 import type { FloorChildInput, FloorChildResult } from './floorChild.ts';
-import { fmt, latencyStats, machine, markdownTable, mib, ROOT, runChild, startSampleApiProcess, type Metric } from './lib.ts';
+import { fmt, latencyStats, machine, markdownTable, mb, mib, ROOT, runChild, startSampleApiProcess, type Metric } from './lib.ts';
 import type { QueryChildInput, QueryChildResult } from './appChild.ts';
 import type { SyncChildInput, SyncChildResult } from './syncChild.ts';
 
@@ -214,7 +214,7 @@ async function runScale(contacts: number): Promise<void> {
           note: 'printed: above 1 = work the sync does beyond fetching, parsing and ingesting (validation, bookkeeping, worker start)',
         });
         addMax(`${s}.sync.eventLoopDelay`, `${s}: main-thread event-loop delay during the sync (max)`, result.maxEventLoopDelayMs, 50, 'ms', `${via}; p99 ${fmt(result.p99EventLoopDelayMs)} ms; floor = an idle process at the same time`, idleMaxDelayMs);
-        addMax(`${s}.sync.peakRss`, `${s}: peak RSS of the syncing process`, mib(result.peakRssBytes), 300, 'MiB', `VmHWM; before the sync ${fmt(mib(result.baseRssBytes))} MiB; largest anonymous ${fmt(mib(result.rssMax.anon))} MiB, file-backed (SQLite mmap) ${fmt(mib(result.rssMax.file))} MiB; peak phase ${peakPhase(result.rssByPhase)}`);
+        addMax(`${s}.sync.peakRss`, `${s}: peak RSS of the syncing process`, mb(result.peakRssBytes), 300, 'MB', `the issue's unit, 10^6 bytes: ${fmt(mib(result.peakRssBytes))} MiB; VmHWM; before the sync ${fmt(mib(result.baseRssBytes))} MiB; largest anonymous ${fmt(mib(result.rssMax.anon))} MiB, file-backed (SQLite mmap) ${fmt(mib(result.rssMax.file))} MiB; peak phase ${peakPhase(result.rssByPhase)}`);
       } catch (error) {
         failed(`${s}.sync`, `${s}: full sync`, error);
       }
@@ -259,7 +259,7 @@ async function runScale(contacts: number): Promise<void> {
           add({ key: `${s}.export.time`, name: `${s}: CSV export of all contacts (${fmt(e.rows)} rows)`, value: e.ms, floor: shellMs, ratio, unit: 'ms', target: 'ratio ≤ 1.3', pass: ratio <= 1.3, note: `floor = sqlite3 -csv shell, same SELECT and file; ${fmt(mib(statSync(appFile).size))} MiB written` });
           const cpuRatio = shell?.cpuMs ? e.cpuMs / shell.cpuMs : null;
           add({ key: `${s}.export.cpu`, name: `${s}: · CPU time of the export (user + system, all threads)`, value: e.cpuMs, floor: shell?.cpuMs ?? null, ratio: cpuRatio, unit: 'ms', target: 'ratio ≤ 1.3', pass: null, note: 'printed: the same comparison in CPU time, which scheduling noise does not inflate' });
-          addMax(`${s}.export.memory`, `${s}: export peak memory growth`, mib(e.growthBytes), 150, 'MiB', `RSS before ${fmt(mib(e.baseRssBytes))} MiB; anonymous ${fmt(mib(e.before.anon))} → ${fmt(mib(e.during.anon))} MiB, file-backed (SQLite mmap) ${fmt(mib(e.before.file))} → ${fmt(mib(e.during.file))} MiB`);
+          addMax(`${s}.export.memory`, `${s}: export peak memory growth`, mb(e.growthBytes), 150, 'MB', `10^6 bytes: ${fmt(mib(e.growthBytes))} MiB; RSS before ${fmt(mib(e.baseRssBytes))} MiB; anonymous ${fmt(mib(e.before.anon))} → ${fmt(mib(e.during.anon))} MiB, file-backed (SQLite mmap) ${fmt(mib(e.before.file))} → ${fmt(mib(e.during.file))} MiB`);
           addMax(`${s}.export.eventLoopDelay`, `${s}: main-thread event-loop delay during the export (max)`, e.maxEventLoopDelayMs, 50, 'ms', 'floor = an idle process at the same time', idlePhaseMaxDelayMs.export);
         }
       } catch (error) {

@@ -313,3 +313,5 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 
 /** Bytes → MiB, one decimal. */
 export const mib = (bytes: number | null): number | null => (bytes === null ? null : Math.round((bytes / 2 ** 20) * 10) / 10);
+/** Bytes → MB (10^6 bytes, the unit of the memory targets), one decimal; null stays null. */
+export const mb = (bytes: number | null): number | null => (bytes === null ? null : Math.round((bytes / 1e6) * 10) / 10);

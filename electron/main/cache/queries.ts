@@ -141,6 +141,17 @@ function windowRows(db: Database.Database, kind: 'contacts' | 'orders', view: Vi
     const rows = last < first ? [] : (stmt(db, `SELECT ${columns} FROM ${table} ${alias} WHERE ${alias}.${col} BETWEEN ? AND ? ORDER BY ${alias}.${col} ${dir}`).all(lo, hi) as Row[]);
     return { rows, total: { count: n, exact: true } };
   }
+  const searchOnly = countView(view);
+  if (searchOnly !== view && view.orderBy === `${searchOnly.from}.rowid` && win.offset + win.limit <= COUNT_CAP) {
+    // A search (filters folded into it) in the view's own order, the typeahead case: one pass
+    // over the search index gives the page and the capped count. Evaluating the MATCH twice (page,
+    // then count) cost twice for a prefix of 4+ letters, which FTS5 answers by merging the
+    // doclists of every matching term (1M contacts, "Atlas": 11–13 → 6–7 ms).
+    const ids = stmt(db, `SELECT rowid FROM ${searchOnly.from} WHERE ${searchOnly.where} ORDER BY rowid LIMIT ${COUNT_CAP + 1}`).pluck().all(view.params) as number[];
+    const page = ids.slice(win.offset, win.offset + win.limit);
+    const rows = page.length === 0 ? [] : (stmt(db, `SELECT ${columns} FROM ${table} ${alias} WHERE ${alias}.rowid IN (SELECT value FROM json_each(?)) ORDER BY ${alias}.rowid`).all(JSON.stringify(page)) as Row[]);
+    return { rows, total: ids.length > COUNT_CAP ? { count: COUNT_CAP, exact: false } : { count: ids.length, exact: true } };
+  }
   const rows = stmt(db, `SELECT ${columns} FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT ${win.limit} OFFSET ${win.offset}`).all(view.params) as Row[];
   const total = rows.length < win.limit && (rows.length > 0 || win.offset === 0) ? { count: win.offset + rows.length, exact: true } : cappedCount(db, view, Math.max(COUNT_CAP, win.offset + win.limit));
   return { rows, total };
