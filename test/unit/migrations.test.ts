@@ -31,17 +31,36 @@ describe('cache migrations', () => {
     db.close();
   });
 
-  it('002_contact_filter_tokens rebuilds the contacts search index with filter tokens from the cached rows', () => {
-    const db = new Database(join(dir, 'm2.sqlite'));
+  /** A cache at version 1 with three contacts, one label, and a search index without filter tokens. */
+  const version1 = (name: string): Database.Database => {
+    const db = new Database(join(dir, name));
     migrate(db, 1);
     const insert = db.prepare('INSERT INTO contacts (rowid, id, full_name, state, is_verified, is_live_mode, labels, raw) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     insert.run(1, 'c1', 'Ada Lovelace', 'TX', 1, 1, '["VIP"]', '{}');
     insert.run(2, 'c2', 'Ada Byron', 'NY', 0, 0, '[]', '{}');
     insert.run(3, 'c3', 'Adam Smith', null, null, 1, '[]', '{}');
     db.exec("INSERT INTO labels (id, title) VALUES ('7', 'VIP'); INSERT INTO contact_labels (contact_id, label_id, position) VALUES ('c1', '7', 0)");
-    db.exec("INSERT INTO contacts_fts (rowid, name, state) SELECT rowid, full_name, state FROM contacts");
+    db.exec('INSERT INTO contacts_fts (rowid, name, state) SELECT rowid, full_name, state FROM contacts');
+    return db;
+  };
+  const rawMatch = (db: Database.Database, q: string) => db.prepare('SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH ? ORDER BY rowid').pluck().all(q);
+
+  it('002_contact_filter_tokens rebuilds the contacts search index with z-prefixed filter tokens from the cached rows', () => {
+    const db = version1('m2.sqlite');
     expect(migrate(db, 2)).toEqual({ from: 1, to: 2 });
     expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(rawMatch(db, '- {f} : ("ada"*)')).toEqual([1, 2, 3]);
+    expect(rawMatch(db, '{f} : ("zs5458")')).toEqual([1]); // hex('TX')
+    expect(rawMatch(db, '{f} : ("zv0" OR "zvn")')).toEqual([2, 3]);
+    expect(rawMatch(db, '{f} : ("zl0")')).toEqual([2]);
+    expect(rawMatch(db, '{f} : ("zb37" AND "zt564950")')).toEqual([1]); // hex('7'), hex('VIP')
+    db.close();
+  });
+
+  it('003_filter_token_mark rebuilds the index with filter tokens that begin with U+E000, which the views use, and no typed prefix reaches', () => {
+    const db = version1('m3.sqlite');
+    migrate(db, 2);
+    expect(migrate(db, 3)).toEqual({ from: 2, to: 3 });
     const match = (q: ContactQuery) => {
       const view = contactViewSql(q);
       return db.prepare(`SELECT c.id FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy}`).pluck().all(view.params);
@@ -52,6 +71,9 @@ describe('cache migrations', () => {
     expect(match({ search: 'ada', liveMode: ['test'] })).toEqual(['c2']);
     expect(match({ search: 'ada', labels: ['VIP'] })).toEqual(['c1']);
     expect(match({ search: 'ada', labels: ['7'], states: ['NY'] })).toEqual([]);
+    // The old tokens are gone, and the 1-letter prefix "z" (in any column) finds nothing here.
+    expect(rawMatch(db, '{f} : ("zs5458")')).toEqual([]);
+    expect(rawMatch(db, '"z"*')).toEqual([]);
     db.close();
   });
 

@@ -8,6 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
+import { FILTER_TOKEN_MARK } from './views.ts';
 
 /** Tables that make up the visible snapshot of each resource. */
 export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
@@ -115,10 +116,11 @@ function insertWithPositions(db: Database.Database, stage: string, target: strin
  * @param contactLabels, labels the contact–label link table and the label table to read
  */
 export function contactFilterTokensSql(c: string, contactLabels: string, labels: string): string {
-  return `concat_ws(' ', 'zs' || hex(${c}.state),
-    CASE WHEN ${c}.is_verified = 1 THEN 'zv1' WHEN ${c}.is_verified = 0 THEN 'zv0' WHEN ${c}.is_verified IS NULL THEN 'zvn' END,
-    CASE WHEN ${c}.is_live_mode = 1 THEN 'zl1' WHEN ${c}.is_live_mode = 0 THEN 'zl0' END,
-    (SELECT group_concat('zb' || hex(l.id) || ' zt' || hex(l.title), ' ') FROM ${contactLabels} cl JOIN ${labels} l ON l.id = cl.label_id WHERE cl.contact_id = ${c}.id))`;
+  const m = `char(${FILTER_TOKEN_MARK.codePointAt(0)})`;
+  return `concat_ws(' ', ${m} || 's' || hex(${c}.state),
+    CASE WHEN ${c}.is_verified = 1 THEN ${m} || 'v1' WHEN ${c}.is_verified = 0 THEN ${m} || 'v0' WHEN ${c}.is_verified IS NULL THEN ${m} || 'vn' END,
+    CASE WHEN ${c}.is_live_mode = 1 THEN ${m} || 'l1' WHEN ${c}.is_live_mode = 0 THEN ${m} || 'l0' END,
+    (SELECT group_concat(${m} || 'b' || hex(l.id) || ' ' || ${m} || 't' || hex(l.title), ' ') FROM ${contactLabels} cl JOIN ${labels} l ON l.id = cl.label_id WHERE cl.contact_id = ${c}.id))`;
 }
 
 /**

@@ -42,8 +42,9 @@ function quote(term: string): string {
  * index (unicode61 remove_diacritics 2). Returns null when nothing searchable remains.
  */
 export function compileSearch(input: string | undefined): string | null {
-  // NUL ends a string inside FTS5's query parser ("unterminated string"); it is never searchable text.
-  const text = (input ?? '').replaceAll(String.fromCharCode(0), ' ').trim();
+  // NUL ends a string inside FTS5's query parser ("unterminated string"); it is never searchable
+  // text. Private-use characters are dropped too: they mark the filter tokens (FILTER_TOKEN_MARK).
+  const text = (input ?? '').replaceAll(String.fromCharCode(0), ' ').replace(/\p{Co}/gu, ' ').trim();
   if (!text) return null;
   const terms = text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
   if (terms.length === 0) return null;
@@ -91,24 +92,33 @@ function hexOf(value: string): string {
 }
 
 /**
- * Filter tokens of a contact in the hidden column `f` of `contacts_fts` (migration 002; written by
- * publish.ts `buildNext`), so that a search combined with filters is one intersection inside the
- * search index instead of a lookup of every match's row (issue 8, typeahead at 1M contacts):
+ * First character of every filter token: U+E000, a private-use character. unicode61 keeps it as a
+ * token character (default categories L*, N*, Co), nobody types it (compileSearch drops it), and so
+ * no prefix a person types shares its doclist with the filter tokens (migration 003; with `z` as
+ * the mark, the 1-letter prefix "z" read every contact's filter tokens: 33–69 ms at 1M contacts).
+ */
+export const FILTER_TOKEN_MARK = '\uE000';
+
+/**
+ * Filter tokens of a contact in the hidden column `f` of `contacts_fts` (migrations 002 and 003;
+ * written by publish.ts `buildNext`), so that a search combined with filters is one intersection
+ * inside the search index instead of a lookup of every match's row (issue 8, typeahead at 1M
+ * contacts). With M = {@link FILTER_TOKEN_MARK}:
  *
- *   zs<hex(state)>     state ('' gives `zs`; NULL gives no token, as `state IN (…)` never matches it)
- *   zv1 | zv0 | zvn    verified yes / no / unknown (NULL)
- *   zl1 | zl0          live mode / test mode
- *   zb<hex(label id)>, zt<hex(label title)>   one pair per label of the contact
+ *   Ms<hex(state)>     state ('' gives `Ms`; NULL gives no token, as `state IN (…)` never matches it)
+ *   Mv1 | Mv0 | Mvn    verified yes / no / unknown (NULL)
+ *   Ml1 | Ml0          live mode / test mode
+ *   Mb<hex(label id)>, Mt<hex(label title)>   one pair per label of the contact
  *
  * The hex keeps any value (spaces, punctuation, any script, case) one exact token. A person's
  * search never reaches these tokens: it is matched against every column except `f`.
  */
 export const CONTACT_FILTER_TOKENS = {
-  state: (state: string) => `zs${hexOf(state)}`,
-  verified: { yes: 'zv1', no: 'zv0', unknown: 'zvn' } as const,
-  liveMode: { live: 'zl1', test: 'zl0' } as const,
-  labelId: (id: string) => `zb${hexOf(id)}`,
-  labelTitle: (title: string) => `zt${hexOf(title)}`,
+  state: (state: string) => `${FILTER_TOKEN_MARK}s${hexOf(state)}`,
+  verified: { yes: `${FILTER_TOKEN_MARK}v1`, no: `${FILTER_TOKEN_MARK}v0`, unknown: `${FILTER_TOKEN_MARK}vn` } as const,
+  liveMode: { live: `${FILTER_TOKEN_MARK}l1`, test: `${FILTER_TOKEN_MARK}l0` } as const,
+  labelId: (id: string) => `${FILTER_TOKEN_MARK}b${hexOf(id)}`,
+  labelTitle: (title: string) => `${FILTER_TOKEN_MARK}t${hexOf(title)}`,
 };
 
 /** `{f} : ("t1" OR "t2")` — any of the tokens in the filter-token column. */

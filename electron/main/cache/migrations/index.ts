@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { LetterdeskError } from '../../../../shared/errors.ts';
 import { migration as m001 } from './001_initial.ts';
 import { migration as m002 } from './002_contact_filter_tokens.ts';
+import { migration as m003 } from './003_filter_token_mark.ts';
 
 /** One schema step. `sql` runs inside the runner's transaction; never edit a released migration. */
 export interface Migration {
@@ -15,7 +16,7 @@ export interface Migration {
 }
 
 /** Every migration, in order; `MIGRATIONS[i].version === i + 1`. */
-export const MIGRATIONS: readonly Migration[] = [m001, m002];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003];
 
 /** The schema version this build of Letterdesk writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
