@@ -97,6 +97,19 @@ function positionsSelect(positions: Record<string, string>): { names: string; ex
  * the copy then walks that table in rowid order, so no wide sort happens at all.
  */
 function insertWithPositions(db: Database.Database, stage: string, target: string, cols: string, defaultOrder: string, pos: { names: string; exprs: string }): void {
+  // SQLite sizes each sorter by the page cache, and the window sorts run at once: with the sync's
+  // 4 MiB cache they held +42 MiB, the peak of a 1M-contact sync (issue 8, ≤ 300 MB); with 1 MiB
+  // +9 MiB, in the same time at 100k (the runs spill to temp files either way).
+  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma('cache_size = -1024');
+  try {
+    insertWithPositionsSorted(db, stage, target, cols, defaultOrder, pos);
+  } finally {
+    db.pragma(`cache_size = ${cacheSize}`);
+  }
+}
+
+function insertWithPositionsSorted(db: Database.Database, stage: string, target: string, cols: string, defaultOrder: string, pos: { names: string; exprs: string }): void {
   db.exec('DROP TABLE IF EXISTS temp.build_positions');
   db.exec(`CREATE TEMP TABLE build_positions (rn INTEGER PRIMARY KEY, srow INTEGER NOT NULL, ${pos.names.split(', ').map((n) => `${n} INTEGER`).join(', ')})`);
   db.exec(`INSERT INTO temp.build_positions (rn, srow, ${pos.names})
