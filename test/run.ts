@@ -30,6 +30,14 @@ interface Tally {
 }
 const total: Tally = { passed: 0, failed: 0, skipped: 0 };
 const failures: string[] = [];
+/** Failed tests by name with the first line of their error, repeated at the very end of the output. */
+const failedTests: string[] = [];
+
+/** The first non-empty line of a failure message, without terminal colour codes, at most 200 characters. */
+function firstLine(message: string | undefined): string {
+  const line = (message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.trim().slice(0, 200);
+}
 
 function step(title: string, command: string, commandArgs: string[], env: Record<string, string> = {}): boolean {
   console.log(`\n=== ${title}: ${command} ${commandArgs.join(' ')}`);
@@ -49,20 +57,58 @@ function readJson(file: string): unknown {
   }
 }
 
+interface VitestReport {
+  numPassedTests?: number;
+  numFailedTests?: number;
+  numPendingTests?: number;
+  numTodoTests?: number;
+  testResults?: {
+    name?: string;
+    message?: string;
+    status?: string;
+    assertionResults?: { fullName?: string; status?: string; failureMessages?: string[] }[];
+  }[];
+}
+
 function addVitest(file: string): void {
-  const report = readJson(file) as { numPassedTests?: number; numFailedTests?: number; numPendingTests?: number; numTodoTests?: number } | null;
+  const report = readJson(file) as VitestReport | null;
   if (!report) return;
   total.passed += report.numPassedTests ?? 0;
   total.failed += report.numFailedTests ?? 0;
   total.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const suite of report.testResults ?? []) {
+    const where = (suite.name ?? '').replace(`${root}/`, '');
+    const failed = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed) failedTests.push(`${where} > ${test.fullName ?? '?'}: ${firstLine(test.failureMessages?.[0])}`);
+    // A file that failed to load or whose hooks failed has no failed assertion to name.
+    if (failed.length === 0 && suite.status === 'failed') failedTests.push(`${where}: ${firstLine(suite.message)}`);
+  }
+}
+
+interface PlaywrightSuite {
+  title?: string;
+  file?: string;
+  specs?: { title?: string; file?: string; line?: number; tests?: { status?: string; results?: { error?: { message?: string } }[] }[] }[];
+  suites?: PlaywrightSuite[];
 }
 
 function addPlaywright(file: string): void {
-  const report = readJson(file) as { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number } } | null;
+  const report = readJson(file) as { stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number }; suites?: PlaywrightSuite[] } | null;
   if (!report?.stats) return;
   total.passed += (report.stats.expected ?? 0) + (report.stats.flaky ?? 0);
   total.failed += report.stats.unexpected ?? 0;
   total.skipped += report.stats.skipped ?? 0;
+  const visit = (suite: PlaywrightSuite): void => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.map((result) => result.error?.message).find((message) => message !== undefined);
+        failedTests.push(`${spec.file ?? suite.file ?? '?'}:${spec.line ?? '?'} > ${spec.title ?? '?'}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of report.suites ?? []) visit(suite);
 }
 
 /** Path of the Electron binary the `electron` package would launch, or null when it is not installed. */
@@ -114,5 +160,6 @@ if (runBench) {
 
 console.log('');
 if (failures.length > 0) console.log(`Failed steps: ${failures.join(', ')}`);
+for (const test of failedTests) console.log(`Failed test: ${test}`);
 console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(failures.length === 0 && total.failed === 0 ? 0 : 1);
