@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = resolve(import.meta.dirname, '..');
 const results = resolve(root, 'test-results');
@@ -35,7 +36,7 @@ const failedTests: string[] = [];
 
 /** The first non-empty line of a failure message, without terminal colour codes, at most 200 characters. */
 function firstLine(message: string | undefined): string {
-  const line = (message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim() !== '') ?? '';
+  const line = stripVTControlCharacters(message ?? '').split('\n').find((l) => l.trim() !== '') ?? '';
   return line.trim().slice(0, 200);
 }
 
