@@ -192,10 +192,14 @@ async function runScale(contacts: number): Promise<void> {
         const c = result.timings.contacts;
         const o = result.timings.orders;
         const contactsMs = c?.doneMs ?? null;
-        const ordersMs = o?.doneMs !== null && o?.doneMs !== undefined && c?.doneMs ? o.doneMs - c.doneMs : null;
+        // Orders start when contacts are done (one resource after the other), or with the sync call
+        // when contacts are left out (`--resources orders`).
+        const ordersStart = resources.includes('contacts') ? (c?.doneMs ?? null) : 0;
+        const ordersMs = o?.doneMs !== null && o?.doneMs !== undefined && ordersStart !== null ? o.doneMs - ordersStart : null;
+        const since = (ms: number | null | undefined): number | null => (ms !== null && ms !== undefined && ordersStart !== null ? ms - ordersStart : null);
         const rate = (rows: number, ms: number | null): number | null => (ms ? (rows / ms) * 1000 : null);
         const via = result.mode === 'core' ? 'the app\'s startSync call → sync worker' : result.mode === 'controller' ? 'sync worker' : 'runSync on the main thread';
-        log(`sync ${s} (${via}): contacts ${fmt(contactsMs)} ms (fetched at ${fmt(c?.fetchedMs)}, indexing ${fmt(c?.indexingMs)}), orders ${fmt(ordersMs)} ms; max event-loop delay ${fmt(result.maxEventLoopDelayMs)} ms; peak RSS ${fmt(mib(result.peakRssBytes))} MiB`);
+        log(`sync ${s} (${via}): contacts ${fmt(contactsMs)} ms (fetched at ${fmt(c?.fetchedMs)}, indexing ${fmt(c?.indexingMs)}), orders ${fmt(ordersMs)} ms (fetched at ${fmt(since(o?.fetchedMs))}, indexing ${fmt(since(o?.indexingMs))}); max event-loop delay ${fmt(result.maxEventLoopDelayMs)} ms; peak RSS ${fmt(mib(result.peakRssBytes))} MiB`);
         for (const [resource, rows, ms] of ([['contacts', contacts, contactsMs], ['orders', orders, ordersMs]] as const).filter(([r]) => resources.includes(r))) {
           const f = floor?.[resource];
           const slower = f && f.a !== null && f.b !== null ? Math.min(f.a, f.b) : null;
