@@ -83,14 +83,31 @@ function failed(key: string, name: string, error: unknown): void {
   metrics.push({ key, name, value: null, unit: '', pass: null, note: `could not run: ${message}` });
 }
 
-function add(m: Metric): void {
+/**
+ * Where the issue sets each target (its table: the sync rate "at 100k and 1M", the slow server at
+ * 100k contacts, everything else at 1M). Elsewhere (the 10k quick run, the 100k run's queries and
+ * export) the row is printed with what it would be, and not counted as met or missed.
+ */
+const TARGET_SCALES: { pattern: RegExp; scales: readonly string[] }[] = [
+  { pattern: /^[^.]+\.sync\.(contacts|orders)\.rate$/, scales: ['100k', '1M'] },
+  { pattern: /^slow\.rate$/, scales: ['100k'] },
+  { pattern: /^[^.]+\.(sync\.eventLoopDelay|sync\.peakRss|typeahead\.p95|window\.p95|coldOpen|export\.time|export\.memory|export\.eventLoopDelay)$/, scales: ['1M'] },
+];
+
+function add(m: Metric, scale = m.key.split('.')[0] ?? ''): void {
+  const rule = TARGET_SCALES.find((r) => r.pattern.test(m.key));
+  if (rule && m.pass !== null && !rule.scales.includes(scale)) {
+    const verdict = `the target applies at ${rule.scales.join(' and ')}; here it would ${m.pass ? 'pass' : 'fail'}`;
+    metrics.push({ ...m, pass: null, note: m.note ? `${verdict}; ${m.note}` : verdict });
+    return;
+  }
   metrics.push(m);
 }
 
 /** Adds a "value ≥ ratio × floor" metric. */
-function addRatio(key: string, name: string, value: number | null, floor: number | null, unit: string, min: number, note?: string): void {
+function addRatio(key: string, name: string, value: number | null, floor: number | null, unit: string, min: number, note?: string, scale?: string): void {
   const ratio = value !== null && floor !== null && floor > 0 ? value / floor : null;
-  add({ key, name, value, floor, ratio, unit, target: `ratio ≥ ${min}`, pass: ratio === null ? null : ratio >= min, note });
+  add({ key, name, value, floor, ratio, unit, target: `ratio ≥ ${min}`, pass: ratio === null ? null : ratio >= min, note }, scale);
 }
 
 /** Adds a "value ≤ limit" metric. */
@@ -303,7 +320,7 @@ async function slowServer(): Promise<void> {
     const one = rates[1];
     const many = rates[CONCURRENCY];
     if (one && many) {
-      addRatio('slow.rate', `slow server (+50 ms/page, ${label(contacts)} contacts, ${pageSize}/page): sync rate, ${CONCURRENCY} in flight vs 1`, many.e2e, one.e2e, 'rows/s', 3.5, 'floor = the rate with 1 in flight; end to end incl. index build');
+      addRatio('slow.rate', `slow server (+50 ms/page, ${label(contacts)} contacts, ${pageSize}/page): sync rate, ${CONCURRENCY} in flight vs 1`, many.e2e, one.e2e, 'rows/s', 3.5, 'floor = the rate with 1 in flight; end to end incl. index build', label(contacts));
       // Where a page's time goes: with 1 in flight a page costs the 50 ms latency plus the work of
       // the server and of the sync worker; with n in flight the pages arrive every `every` ms. When
       // `every` stays well above 50 / n, the sync worker's own work per page (parse, validate,
@@ -380,7 +397,8 @@ async function main(): Promise<void> {
   }
   const { header, machineLine, table, met, missed } = flush(true);
   console.log(`\n${header}\n${machineLine}\n\n${table}\n`);
-  console.log(`targets: ${met} met, ${missed} missed${sectionErrors ? `, ${sectionErrors} sections could not run` : ''}`);
+  const none = met + missed === 0 ? ' (none at this scale: the issue sets its targets at 100k and 1M contacts)' : '';
+  console.log(`targets: ${met} met, ${missed} missed${none}${sectionErrors ? `, ${sectionErrors} sections could not run` : ''}`);
   if (writeDocs) writeBenchmarksDoc(header, machineLine, table, met, missed);
   process.exitCode = sectionErrors > 0 ? 1 : 0;
 }
