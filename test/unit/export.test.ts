@@ -150,7 +150,9 @@ describe('contacts export', () => {
   it('exports exactly the rows of a view, in view order, with the chosen columns', async () => {
     const options = { delimiter: 'comma' as const, bom: false, neutralizeFormulas: true };
     const queries = [
+      {},
       { search: 'ohio' },
+      { search: 'a', sort: { column: 'createdAt' as const, direction: 'asc' as const } },
       { sort: { column: 'city' as const, direction: 'desc' as const } },
       { verified: ['yes' as const], sort: { column: 'name' as const, direction: 'asc' as const } },
       { search: 'zoe', sort: { column: 'email' as const, direction: 'asc' as const } },
@@ -158,10 +160,11 @@ describe('contacts export', () => {
     for (const [i, query] of queries.entries()) {
       const { path, rows } = await exportTo(`view-${i}.csv`, { kind: 'contacts', query, columns: ['email', 'id'], options });
       const view = queryContacts(db, query, { offset: 0, limit: 1000 }).rows;
+      expect(view.length, JSON.stringify(query)).toBeGreaterThan(1);
       const parsed = parseCsv(path, options);
       expect(parsed[0]).toEqual(['Email', 'Contact ID']);
       expect(rows).toBe(view.length);
-      expect(parsed.slice(1)).toEqual(view.map((r) => [cell(r.email, true), r.id]));
+      expect(parsed.slice(1), JSON.stringify(query)).toEqual(view.map((r) => [cell(r.email, true), r.id]));
     }
   });
 });
@@ -191,6 +194,24 @@ describe('orders and recipients export', () => {
       expect(JSON.parse(row.meta as string)).toEqual(o.meta);
     });
     expect(parsed.some((r) => r.includes('{"account_id":"acct \\"x\\"","note":"a,b\\nc"}'))).toBe(true);
+  });
+
+  it('orders: exactly the rows of each view, in view order', async () => {
+    const options = { delimiter: 'comma' as const, bom: false, neutralizeFormulas: true };
+    const queries = [
+      {},
+      { sort: { column: 'id' as const, direction: 'asc' as const } },
+      { sort: { column: 'campaign' as const, direction: 'desc' as const } },
+      { search: 'a', sort: { column: 'status' as const, direction: 'asc' as const } },
+      { search: 'a' },
+    ];
+    for (const [i, query] of queries.entries()) {
+      const { path, rows } = await exportTo(`orders-view-${i}.csv`, { kind: 'orders', query, columns: ['id'], options });
+      const view = queryOrders(db, query, { offset: 0, limit: 1000 }).rows.map((r) => [r.id]);
+      expect(view.length, JSON.stringify(query)).toBeGreaterThan(10);
+      expect(rows).toBe(view.length);
+      expect(parseCsv(path, options).slice(1), JSON.stringify(query)).toEqual(view);
+    }
   });
 
   it('recipients: one row per order recipient, in order-view order', async () => {
