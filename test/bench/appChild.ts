@@ -42,8 +42,8 @@ export interface QueryChildInput {
   /** Queries per typeahead kind. */
   perKind: number;
   seed: number;
-  /** Export to run after the reads, or null. */
-  export: { path: string; request: ExportRequest } | null;
+  /** Export to run after the reads (`repeat` times, one after the other), or null. */
+  export: { path: string; request: ExportRequest; repeat: number } | null;
   /**
    * The built database worker (`out/main/dbWorker.js`, what the app ships), or null to run it
    * from the TypeScript sources.
@@ -104,7 +104,8 @@ export interface QueryChildResult {
   /** Exact counts (countContacts) of the first ten searches whose count was capped, ms. */
   exactCountMs: number[];
   windows: { sort: string; offset: number; ms: number; rows: number }[];
-  export: ExportFigures | null;
+  /** Every export run, in order (see QueryChildInput.export). */
+  export: ExportFigures[] | null;
 }
 
 /** Small seeded generator (mulberry32). */
@@ -249,7 +250,8 @@ async function main(): Promise<void> {
       }
     }
   }
-  const exported = input.export ? await runExport(input.export.request, (name, payload) => dispatchCall(handlers, name, payload)) : null;
+  const exported: ExportFigures[] | null = input.export ? [] : null;
+  for (let i = 0; input.export && exported && i < input.export.repeat; i++) exported.push(await runExport(input.export.request, (name, payload) => dispatchCall(handlers, name, payload)));
   await core.close();
 
   // The same first page without the startup reader: the worker thread's start, its open, the query.

@@ -40,7 +40,7 @@ import { exportSql } from '../../electron/main/export/run.ts';
 import { cacheFilePath } from '../../electron/main/paths.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 import type { FloorChildInput, FloorChildResult } from './floorChild.ts';
-import { fmt, latencyStats, machine, markdownTable, mb, mib, ROOT, runChild, startSampleApiProcess, type Metric } from './lib.ts';
+import { fmt, latencyStats, machine, markdownTable, mb, mib, percentile, ROOT, runChild, startSampleApiProcess, type Metric } from './lib.ts';
 import type { QueryChildInput, QueryChildResult } from './appChild.ts';
 import type { SyncChildInput, SyncChildResult } from './syncChild.ts';
 
@@ -59,6 +59,9 @@ const ordersMax = Number(option('--orders-max') ?? Number.POSITIVE_INFINITY);
 const resourcesAt = (contacts: number): Resource[] => allResources.filter((r) => r !== 'orders' || contacts <= ordersMax);
 const writeDocs = flag('--write-docs');
 const PAGE_SIZE = 1000;
+/** Runs of each side of the export comparison (app and sqlite3 shell); the medians are compared. */
+const EXPORT_RUNS = quick ? 1 : 3;
+const median = (values: readonly number[]): number => percentile(values, 50);
 const CONCURRENCY = 4;
 const SEED = 1;
 const benchDir = resolve(ROOT, '.bench');
@@ -246,15 +249,19 @@ async function runScale(contacts: number): Promise<void> {
       const appFile = resolve(dir, 'export-app.csv');
       const shellFile = resolve(dir, 'export-shell.csv');
       try {
-        const shell = sections.has('export') ? await timeSqliteShell(cacheFile, exportSql(request).select, shellFile) : null;
+        // Each side runs EXPORT_RUNS times and the medians are compared: a single export pair on
+        // this shared VM gave anything from 1.29 to 2.46 for the same code at 100k.
+        const shells: { ms: number; cpuMs: number | null }[] = [];
+        for (let i = 0; sections.has('export') && i < EXPORT_RUNS; i++) shells.push(await timeSqliteShell(cacheFile, exportSql(request).select, shellFile));
+        const shell = shells.length > 0 ? { ms: median(shells.map((r) => r.ms)), cpuMs: shells.every((r) => r.cpuMs !== null) ? median(shells.map((r) => r.cpuMs as number)) : null } : null;
         const shellMs = shell?.ms ?? null;
         const input: QueryChildInput = {
           dataDir, cacheFile, windowsPerSort: quick ? 10 : 20, perKind: quick ? 8 : 15, seed: SEED,
-          export: sections.has('export') ? { path: appFile, request } : null,
+          export: sections.has('export') ? { path: appFile, request, repeat: EXPORT_RUNS } : null,
           builtWorker,
         };
         const { result, idlePhaseMaxDelayMs } = await runChild<QueryChildResult>(resolve(here, 'appChild.ts'), input);
-        scaleRaw.app = { ...result, shell, idlePhaseMaxDelayMs };
+        scaleRaw.app = { ...result, shell, shells, idlePhaseMaxDelayMs };
         if (sections.has('queries')) {
           const all = latencyStats(result.typeahead.map((t) => t.ms));
           const worst = result.typeahead.reduce((a, b) => (b.ms > a.ms ? b : a), result.typeahead[0] ?? { kind: '', search: '', ms: 0 });
@@ -273,15 +280,21 @@ async function runScale(contacts: number): Promise<void> {
           addMax(`${s}.window.p95`, `${s}: window of 100 rows at a random offset, every sort (p95 of ${w.n})`, w.p95, 5, 'ms', `max ${fmt(w.max)} ms (${worstWindow.sort} @ ${fmt(worstWindow.offset)})`);
           addMax(`${s}.coldOpen`, `${s}: cold open + first page of contacts`, result.coldOpenMs, 50, 'ms', `new core → first page, answered by the startup reader while the database worker (${result.builtWorker ? 'the build as shipped' : 'from the TypeScript sources: the build failed'}) starts; worker ready after ${fmt(result.workerReadyMs)} ms; the same first page without the startup reader ${fmt(result.coldOpenWithoutReaderMs)} ms; in-thread: open with header + structure checks ${fmt(result.openInThreadMs)} ms, first page ${fmt(result.firstPageInThreadMs)} ms; quick_check (only after an unclean shutdown) ${result.quickCheckMs === null ? 'not repeated at this size' : `${fmt(result.quickCheckMs)} ms`}; next page ${fmt(result.secondPageMs)} ms`);
         }
-        const e = result.export;
+        const runs = result.export ?? [];
+        // Memory and event-loop delay: the worst run; time: the median run.
+        const e = runs.reduce<(typeof runs)[number] | null>((worst, r) => (worst === null || r.growthBytes > worst.growthBytes ? r : worst), null);
         if (e && shellMs !== null) {
-          log(`export ${s}: app ${fmt(e.ms)} ms (${fmt(mib(statSync(appFile).size))} MiB), sqlite3 shell ${fmt(shellMs)} ms (${fmt(mib(statSync(shellFile).size))} MiB)`);
-          const ratio = e.ms / shellMs;
-          add({ key: `${s}.export.time`, name: `${s}: CSV export of all contacts (${fmt(e.rows)} rows)`, value: e.ms, floor: shellMs, ratio, unit: 'ms', target: 'ratio ≤ 1.3', pass: ratio <= 1.3, note: `floor = sqlite3 -csv shell, same SELECT and file; ${fmt(mib(statSync(appFile).size))} MiB written` });
-          const cpuRatio = shell?.cpuMs ? e.cpuMs / shell.cpuMs : null;
-          add({ key: `${s}.export.cpu`, name: `${s}: · CPU time of the export (user + system, all threads)`, value: e.cpuMs, floor: shell?.cpuMs ?? null, ratio: cpuRatio, unit: 'ms', target: 'ratio ≤ 1.3', pass: null, note: 'printed: the same comparison in CPU time, which scheduling noise does not inflate' });
-          addMax(`${s}.export.memory`, `${s}: export peak memory growth`, mb(e.growthBytes), 150, 'MB', `10^6 bytes: ${fmt(mib(e.growthBytes))} MiB; RSS before ${fmt(mib(e.baseRssBytes))} MiB; anonymous ${fmt(mib(e.before.anon))} → ${fmt(mib(e.during.anon))} MiB, file-backed (SQLite mmap) ${fmt(mib(e.before.file))} → ${fmt(mib(e.during.file))} MiB`);
-          addMax(`${s}.export.eventLoopDelay`, `${s}: main-thread event-loop delay during the export (max)`, e.maxEventLoopDelayMs, 50, 'ms', 'floor = an idle process at the same time', idlePhaseMaxDelayMs.export);
+          const appMs = median(runs.map((r) => r.ms));
+          const appCpuMs = median(runs.map((r) => r.cpuMs));
+          const list = (xs: number[]) => xs.map((x) => fmt(x)).join(', ');
+          log(`export ${s}: app ${list(runs.map((r) => r.ms))} ms (${fmt(mib(statSync(appFile).size))} MiB), sqlite3 shell ${list(shells.map((r) => r.ms))} ms (${fmt(mib(statSync(shellFile).size))} MiB)`);
+          const ratio = appMs / shellMs;
+          const runsNote = runs.length > 1 ? `median of ${runs.length} runs each (app ${list(runs.map((r) => r.ms))} ms; shell ${list(shells.map((r) => r.ms))} ms); ` : '';
+          add({ key: `${s}.export.time`, name: `${s}: CSV export of all contacts (${fmt(e.rows)} rows)`, value: appMs, floor: shellMs, ratio, unit: 'ms', target: 'ratio ≤ 1.3', pass: ratio <= 1.3, note: `${runsNote}floor = sqlite3 -csv shell, same SELECT and file; ${fmt(mib(statSync(appFile).size))} MiB written` });
+          const cpuRatio = shell?.cpuMs ? appCpuMs / shell.cpuMs : null;
+          add({ key: `${s}.export.cpu`, name: `${s}: · CPU time of the export (user + system, all threads)`, value: appCpuMs, floor: shell?.cpuMs ?? null, ratio: cpuRatio, unit: 'ms', target: 'ratio ≤ 1.3', pass: null, note: 'printed: the same comparison in CPU time, which scheduling noise does not inflate' });
+          addMax(`${s}.export.memory`, `${s}: export peak memory growth`, mb(e.growthBytes), 150, 'MB', `10^6 bytes: ${fmt(mib(e.growthBytes))} MiB (the largest of the runs); RSS before ${fmt(mib(e.baseRssBytes))} MiB; anonymous ${fmt(mib(e.before.anon))} → ${fmt(mib(e.during.anon))} MiB, file-backed (SQLite mmap) ${fmt(mib(e.before.file))} → ${fmt(mib(e.during.file))} MiB`);
+          addMax(`${s}.export.eventLoopDelay`, `${s}: main-thread event-loop delay during the export (max)`, Math.max(...runs.map((r) => r.maxEventLoopDelayMs)), 50, 'ms', 'the largest of the runs; floor = an idle process at the same time', idlePhaseMaxDelayMs.export);
         }
       } catch (error) {
         failed(`${s}.app`, `${s}: queries and export`, error);
