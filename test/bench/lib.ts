@@ -232,7 +232,7 @@ export function runChild<T>(script: string, input: unknown, options: { nodeArgs?
           phase.enable();
         } else {
           phase.disable();
-          phases[name] = phase.max / 1e6;
+          phases[name] = Math.max(phases[name] ?? 0, phase.max / 1e6); // a phase marked several times: its worst
         }
         seen = eol + 1;
       }
