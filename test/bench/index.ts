@@ -191,7 +191,7 @@ async function runScale(contacts: number): Promise<void> {
   const dataDir = resolve(dir, 'data');
   const profiles = ProfileStore.open(dataDir);
   log(`scale ${s}: ${contacts} contacts, ${orders} orders; data dir ${dataDir}`);
-  const api = await startSampleApiProcess({ contacts, orders, seed: SEED });
+  const api = await startSampleApiProcess({ contacts, orders, seed: SEED, prerenderPageSize: PAGE_SIZE });
   const profile = profiles.save({ name: 'Bench', environment: 'custom', baseUrl: api.baseUrl, accountId: null, pageSize: PAGE_SIZE });
   profiles.use(profile.id);
   const cacheFile = cacheFilePath(dataDir, profile.id);
@@ -316,7 +316,7 @@ async function slowServer(): Promise<void> {
   const dir = resolve(benchDir, 'slow');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const api = await startSampleApiProcess({ contacts, orders: 0, latencyMs: 50, seed: SEED });
+  const api = await startSampleApiProcess({ contacts, orders: 0, latencyMs: 50, seed: SEED, prerenderPageSize: pageSize });
   try {
     const rates: Record<number, { e2e: number; fetch: number | null }> = {};
     const runs: Record<number, SyncChildResult> = {};

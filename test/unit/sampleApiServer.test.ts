@@ -180,6 +180,34 @@ describe('sample API server', () => {
     }
   });
 
+  it('prerenderPageSize answers plain pages of that size from memory with the same bytes, and nothing else', async () => {
+    const options = { contacts: 2500, orders: 700, seed: 7, maxPageSize: 1000 };
+    const plain = await startSampleApi(options);
+    const pre = await startSampleApi({ ...options, prerenderPageSize: 1000 });
+    const bytes = async (server: SampleApi, path: string) => {
+      const res = await fetch(`${server.baseUrl}${path}`, { headers: auth });
+      return { status: res.status, text: await res.text() };
+    };
+    try {
+      for (const path of ['/contacts?page=0&pageSize=1000', '/contacts?page=2&pageSize=1000', '/contacts?page=3&pageSize=1000', '/orders/?page=0&pageSize=1000', '/orders?page=1&pageSize=1000',
+        // not prerendered: another size, a filter, property addresses, a malformed query
+        '/contacts?page=1&pageSize=999', '/contacts?page=0&pageSize=1000&meta.account_id=acct-1002', '/contacts?page=0&pageSize=1000&withPropertyAddresses=true', '/orders/?page=x&pageSize=1000']) {
+        expect(await bytes(pre, path), path).toEqual(await bytes(plain, path));
+      }
+      // After an edit the data served is the edited data, not the prerendered page.
+      const gone = pre.dataset.contactAt(0).id;
+      pre.dataset.deleteContact(gone);
+      plain.dataset.deleteContact(gone);
+      const after = await bytes(pre, '/contacts?page=0&pageSize=1000');
+      expect(after).toEqual(await bytes(plain, '/contacts?page=0&pageSize=1000'));
+      expect(JSON.parse(after.text).data.rows.some((r: Row) => r.id === gone)).toBe(false);
+      await expect(startSampleApi({ ...options, prerenderPageSize: 5000 })).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/prerenderPageSize/) });
+    } finally {
+      await plain.close();
+      await pre.close();
+    }
+  });
+
   it('runs directly with node (type stripping) from the command line', async () => {
     const child = spawn(process.execPath, ['electron/main/sampleApi/server.ts', '--contacts', '100000', '--orders', '20000'], { cwd: `${import.meta.dirname}/../..` });
     try {
