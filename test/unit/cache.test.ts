@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery } from '../../shared/query.ts';
 import { CacheClient } from '../../electron/main/cache/client.ts';
-import { openCache, sessionMarkerPath } from '../../electron/main/cache/db.ts';
+import { openCache, sessionMarkerPath, SORTER_THREADS, useBulkWriteSettings } from '../../electron/main/cache/db.ts';
 import { COUNT_CAP, contactFacets, countContacts, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { contactFilterTokensSql } from '../../electron/main/cache/publish.ts';
 import { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
@@ -351,6 +351,25 @@ describe('cache file on disk', () => {
       expect(statSync(`${big}-wal`).size).toBeLessThanOrEqual(64 * 1024 * 1024);
     } finally {
       conn.close();
+    }
+  });
+});
+
+describe('bulk build settings', () => {
+  it('the sync connection sorts with the spare cores; the published search indexes are left at FTS5\'s merge and buffer defaults', () => {
+    const conn = openCache(join(dir, 'bulk-settings.sqlite'));
+    try {
+      useBulkWriteSettings(conn);
+      expect(conn.pragma('threads', { simple: true })).toBe(SORTER_THREADS);
+      expect(conn.pragma('mmap_size', { simple: true })).toBe(0);
+    } finally {
+      conn.close();
+    }
+    // The cache synced above: the bulk build changed automerge and hashsize, and put both back.
+    for (const fts of ['contacts_fts', 'orders_fts']) {
+      const config = Object.fromEntries((db.prepare(`SELECT k, v FROM ${fts}_config`).all() as { k: string; v: unknown }[]).map((r) => [r.k, r.v]));
+      expect(config.automerge, fts).toBe(4);
+      expect(config.hashsize, fts).toBe(1024 * 1024);
     }
   });
 });

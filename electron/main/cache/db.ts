@@ -14,6 +14,7 @@
  */
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { SESSION_MARKER_SUFFIX } from '../paths.ts';
 import { SCHEMA_VERSION, assertNotTooNew, migrate } from './migrations/index.ts';
@@ -59,8 +60,16 @@ function applyPragmas(db: Database.Database): void {
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 /**
+ * Helper threads SQLite may use for one statement's large sorts (`PRAGMA threads`): one per core
+ * besides the calling thread, at most 4. The sync's build sorts every row once per sort column (the
+ * sort positions) and once per index; nothing else needs those cores meanwhile (no pages are being
+ * fetched). The sort positions of 1,000,000 contacts: 19.1 s → 10.6 s with one helper on two cores.
+ */
+export const SORTER_THREADS = Math.max(0, Math.min(4, availableParallelism() - 1));
+
+/**
  * Settings of a connection that writes a whole resource (the sync's staging writes and build,
- * issue 8): bounded memory and fewer checkpoints.
+ * issue 8): bounded memory, fewer checkpoints, and the other cores for sorting ({@link SORTER_THREADS}).
  *  - No mmap (every file page the build touches would stay resident), a 4 MiB page cache, and the
  *    build's sorts / temp b-trees in temporary files: peak RSS of a 100k-contact build 492 → 201
  *    MiB at the same build time. The page cache also bounds each of the build's sorters (ten window
@@ -78,6 +87,7 @@ export function useBulkWriteSettings(db: Database.Database): void {
   db.pragma('cache_size = -4096');
   db.pragma('temp_store = FILE');
   db.pragma('wal_autocheckpoint = 16000');
+  db.pragma(`threads = ${SORTER_THREADS}`);
 }
 
 /**
