@@ -12,6 +12,7 @@
  *   npm run bench -- --resources contacts   floors and sync of contacts only
  *   npm run bench -- --orders-max 100000    orders only at scales up to 100k contacts
  *   npm run bench -- --skip-floors          sync without its floors (a dry run of a large scale)
+ *   npm run bench -- --page-size 500        rows per request (default 1,000; the app's profiles use 500)
  *
  * Every measurement runs in a child process of its own (test/bench/*Child.ts), the sample API too,
  * so that a figure never includes another section's memory or CPU on its event loop. Per scale:
@@ -58,7 +59,15 @@ const allResources = (option('--resources') ?? 'contacts,orders').split(',').fil
 const ordersMax = Number(option('--orders-max') ?? Number.POSITIVE_INFINITY);
 const resourcesAt = (contacts: number): Resource[] => allResources.filter((r) => r !== 'orders' || contacts <= ordersMax);
 const writeDocs = flag('--write-docs');
-const PAGE_SIZE = 1000;
+/**
+ * Rows per request (`--page-size`): 1,000, the sample API's maximum, unless asked otherwise (the
+ * app's profiles default to 500). Floors, syncs and the slow server all use it.
+ */
+const PAGE_SIZE = Number(option('--page-size') ?? 1000);
+if (!Number.isInteger(PAGE_SIZE) || PAGE_SIZE < 1 || PAGE_SIZE > 1000) {
+  console.error(`--page-size takes a whole number from 1 to 1000 (the sample API's maximum), not ${option('--page-size')}`);
+  process.exit(2);
+}
 /** Runs of each side of the export comparison (app and sqlite3 shell); the medians are compared. */
 const EXPORT_RUNS = quick ? 1 : 3;
 const median = (values: readonly number[]): number => percentile(values, 50);
@@ -369,7 +378,7 @@ function flush(final = false): { header: string; machineLine: string; table: str
   const info = machine();
   const table = markdownTable(metrics);
   const seconds = (performance.now() - t0) / 1000;
-  const header = `Letterdesk benchmark, ${quick ? 'quick' : 'full'} run at ${scales.map(label).join(' + ')} contacts (${allResources.includes('orders') ? `orders at 30 %${Number.isFinite(ordersMax) ? ` up to ${label(ordersMax)} contacts` : ''}` : 'contacts only'})${sections.size < 4 ? `, sections ${[...sections].join(', ')}` : ''}, ${startedAt}, ${seconds.toFixed(0)} s${final ? '' : ' (partial: still running)'}`;
+  const header = `Letterdesk benchmark, ${quick ? 'quick' : 'full'} run at ${scales.map(label).join(' + ')} contacts (${allResources.includes('orders') ? `orders at 30 %${Number.isFinite(ordersMax) ? ` up to ${label(ordersMax)} contacts` : ''}` : 'contacts only'})${sections.size < 4 ? `, sections ${[...sections].join(', ')}` : ''}${PAGE_SIZE !== 1000 ? `, ${PAGE_SIZE} rows per page` : ''}, ${startedAt}, ${seconds.toFixed(0)} s${final ? '' : ' (partial: still running)'}`;
   const machineLine = `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryTotal} RAM (${info.memoryFree} free at the end), Node ${info.node}, ${info.platform}`;
   const missed = metrics.filter((m) => m.pass === false).length;
   const met = metrics.filter((m) => m.pass === true).length;
@@ -433,7 +442,7 @@ async function main(): Promise<void> {
  */
 function writeBenchmarksDoc(header: string, machineLine: string, table: string, met: number, missed: number): void {
   const file = resolve(ROOT, 'docs', 'benchmarks.md');
-  const id = `${scales.map(label).join('+')}${allResources.length < 2 ? `/${allResources.join(',')}` : ''}${Number.isFinite(ordersMax) ? `/orders≤${label(ordersMax)}` : ''}${sections.size < 4 ? `:${[...sections].sort().join(',')}` : ''}`;
+  const id = `${scales.map(label).join('+')}${allResources.length < 2 ? `/${allResources.join(',')}` : ''}${Number.isFinite(ordersMax) ? `/orders≤${label(ordersMax)}` : ''}${sections.size < 4 ? `:${[...sections].sort().join(',')}` : ''}${PAGE_SIZE !== 1000 ? `/page${PAGE_SIZE}` : ''}`;
   const block = `<!-- bench:start ${id} (written by npm run bench -- --write-docs) -->\n${header}\n\n${machineLine}\n\n${table}\n\nTargets: ${met} met, ${missed} missed.\n<!-- bench:end ${id} -->`;
   let doc: string;
   try {
