@@ -191,8 +191,8 @@ export class CsvFileWriter {
   /** UTF-8 bytes written so far (after {@link flush}, every byte of every record). */
   bytesWritten = 0;
   readonly #encodeRow: (values: CsvValue[]) => string;
+  readonly #encodeField: (value: CsvValue) => string;
   readonly #delimiter: number;
-  readonly #mustQuote: RegExp;
   readonly #neutralize: boolean;
   readonly #buffer: Buffer;
   #used = 0;
@@ -206,8 +206,8 @@ export class CsvFileWriter {
     this.fd = fd;
     this.#encodeRow = createCsvRowEncoder(options);
     const delimiter = CSV_DELIMITERS[options.delimiter];
+    this.#encodeField = makeFieldEncoder(delimiter, options.neutralizeFormulas);
     this.#delimiter = delimiter.charCodeAt(0);
-    this.#mustQuote = quoteTrigger(delimiter);
     this.#neutralize = options.neutralizeFormulas;
     this.#buffer = Buffer.allocUnsafe(Math.max(16, chunkBytes));
     if (options.bom) this.#append(UTF8_BOM);
@@ -260,23 +260,14 @@ export class CsvFileWriter {
   #writeText(v: string, pos: number): number {
     const buf = this.#buffer;
     const start = pos;
-    const len = v.length;
-    let neutralize = false;
-    if (this.#neutralize && len > 0) {
-      const c = v.charCodeAt(0);
-      neutralize = c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 0;
-      if (neutralize) buf[pos++] = 39;
-    }
+    if (this.#neutralize && startsLikeFormula(v)) buf[pos++] = 39;
     // Copy while checking; the first character that is not plain ASCII (or has to be quoted)
-    // sends the cell to the string path, which writes it again from `start`.
+    // sends the cell to the field encoder, whose text is written again from `start`.
     const d = this.#delimiter;
+    const len = v.length;
     for (let i = 0; i < len; i++) {
       const c = v.charCodeAt(i);
-      if (c >= 128 || c === 34 || c === d || c === 13 || c === 10) {
-        let text = neutralize ? `'${v}` : v;
-        if (this.#mustQuote.test(text)) text = `"${text.replaceAll('"', '""')}"`;
-        return start + buf.write(text, start, 'utf8');
-      }
+      if (c >= 128 || c === 34 || c === d || c === 13 || c === 10) return start + buf.write(this.#encodeField(v), start, 'utf8');
       buf[pos++] = c;
     }
     return pos;
