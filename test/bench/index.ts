@@ -63,15 +63,18 @@ const writeDocs = flag('--write-docs');
  * Rows per request (`--page-size`): 1,000, the sample API's maximum, unless asked otherwise (the
  * app's profiles default to 500). Floors, syncs and the slow server all use it.
  */
-const PAGE_SIZE = Number(option('--page-size') ?? 1000);
-if (!Number.isInteger(PAGE_SIZE) || PAGE_SIZE < 1 || PAGE_SIZE > 1000) {
-  console.error(`--page-size takes a whole number from 1 to 1000 (the sample API's maximum), not ${option('--page-size')}`);
+const MAX_PAGE_SIZE = 1000;
+const PAGE_SIZE = Number(option('--page-size') ?? MAX_PAGE_SIZE);
+if (!Number.isInteger(PAGE_SIZE) || PAGE_SIZE < 1 || PAGE_SIZE > MAX_PAGE_SIZE) {
+  console.error(`--page-size takes a whole number from 1 to ${MAX_PAGE_SIZE} (the sample API's maximum), not ${option('--page-size')}`);
   process.exit(2);
 }
 /** Runs of each side of the export comparison (app and sqlite3 shell); the medians are compared. */
 const EXPORT_RUNS = quick ? 1 : 3;
 const median = (values: readonly number[]): number => percentile(values, 50);
 const CONCURRENCY = 4;
+/** Latency the slow server adds to every answer, in ms (the issue's 50 ms per page). */
+const SLOW_LATENCY_MS = 50;
 const SEED = 1;
 const benchDir = resolve(ROOT, '.bench');
 const here = import.meta.dirname;
@@ -326,7 +329,7 @@ async function slowServer(): Promise<void> {
   const dir = resolve(benchDir, 'slow');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const api = await startSampleApiProcess({ contacts, orders: 0, latencyMs: 50, seed: SEED, prerenderPageSize: pageSize });
+  const api = await startSampleApiProcess({ contacts, orders: 0, latencyMs: SLOW_LATENCY_MS, seed: SEED, prerenderPageSize: pageSize });
   try {
     const rates: Record<number, { e2e: number; fetch: number | null }> = {};
     const runs: Record<number, SyncChildResult> = {};
@@ -350,7 +353,7 @@ async function slowServer(): Promise<void> {
       const t1 = runs[1]?.timings.contacts;
       const tn = runs[CONCURRENCY]?.timings.contacts;
       const buildMs = tn?.doneMs && tn.fetchedMs ? tn.doneMs - tn.fetchedMs : null;
-      const bound = t1?.doneMs && buildMs !== null ? t1.doneMs / ((pages * 50) / CONCURRENCY + buildMs) : null;
+      const bound = t1?.doneMs && buildMs !== null ? t1.doneMs / ((pages * SLOW_LATENCY_MS) / CONCURRENCY + buildMs) : null;
       addRatio('slow.rate', `slow server (+50 ms/page, ${label(contacts)} contacts, ${pageSize}/page): sync rate, ${CONCURRENCY} in flight vs 1`, many.e2e, one.e2e, 'rows/s', 3.5,
         `floor = the rate with 1 in flight; end to end incl. index build; the build after the last page took ${fmt(buildMs)} ms, so with every page at the latency bound the ratio could reach at most ${bound === null ? '—' : bound.toFixed(2)}`, label(contacts));
       // Where a page's time goes: with 1 in flight a page costs the 50 ms latency plus the work of
@@ -360,7 +363,7 @@ async function slowServer(): Promise<void> {
       const perPage = one.fetch ? (pageSize / one.fetch) * 1000 : null;
       const every = many.fetch ? (pageSize / many.fetch) * 1000 : null;
       addRatio('slow.fetchRate', `slow server: fetch phase only, ${CONCURRENCY} in flight vs 1`, many.fetch, one.fetch, 'rows/s', 3.5,
-        `printed for diagnosis: pages fetched and written, before verify/index/publish; a page took ${fmt(perPage)} ms with 1 in flight (50 ms latency + ${fmt(perPage !== null ? perPage - 50 : null)} ms of work), one every ${fmt(every)} ms with ${CONCURRENCY} in flight (latency alone would allow ${fmt(50 / CONCURRENCY)} ms)`);
+        `printed for diagnosis: pages fetched and written, before verify/index/publish; a page took ${fmt(perPage)} ms with 1 in flight (${SLOW_LATENCY_MS} ms latency + ${fmt(perPage !== null ? perPage - SLOW_LATENCY_MS : null)} ms of work), one every ${fmt(every)} ms with ${CONCURRENCY} in flight (latency alone would allow ${fmt(SLOW_LATENCY_MS / CONCURRENCY)} ms)`);
       const last = metrics[metrics.length - 1];
       if (last) last.pass = null;
     }
@@ -378,7 +381,7 @@ function flush(final = false): { header: string; machineLine: string; table: str
   const info = machine();
   const table = markdownTable(metrics);
   const seconds = (performance.now() - t0) / 1000;
-  const header = `Letterdesk benchmark, ${quick ? 'quick' : 'full'} run at ${scales.map(label).join(' + ')} contacts (${allResources.includes('orders') ? `orders at 30 %${Number.isFinite(ordersMax) ? ` up to ${label(ordersMax)} contacts` : ''}` : 'contacts only'})${sections.size < 4 ? `, sections ${[...sections].join(', ')}` : ''}${PAGE_SIZE !== 1000 ? `, ${PAGE_SIZE} rows per page` : ''}, ${startedAt}, ${seconds.toFixed(0)} s${final ? '' : ' (partial: still running)'}`;
+  const header = `Letterdesk benchmark, ${quick ? 'quick' : 'full'} run at ${scales.map(label).join(' + ')} contacts (${allResources.includes('orders') ? `orders at 30 %${Number.isFinite(ordersMax) ? ` up to ${label(ordersMax)} contacts` : ''}` : 'contacts only'})${sections.size < 4 ? `, sections ${[...sections].join(', ')}` : ''}${PAGE_SIZE !== MAX_PAGE_SIZE ? `, ${PAGE_SIZE} rows per page` : ''}, ${startedAt}, ${seconds.toFixed(0)} s${final ? '' : ' (partial: still running)'}`;
   const machineLine = `Machine: ${info.cpu}, ${info.cores} cores, ${info.memoryTotal} RAM (${info.memoryFree} free at the end), Node ${info.node}, ${info.platform}`;
   const missed = metrics.filter((m) => m.pass === false).length;
   const met = metrics.filter((m) => m.pass === true).length;
@@ -442,7 +445,7 @@ async function main(): Promise<void> {
  */
 function writeBenchmarksDoc(header: string, machineLine: string, table: string, met: number, missed: number): void {
   const file = resolve(ROOT, 'docs', 'benchmarks.md');
-  const id = `${scales.map(label).join('+')}${allResources.length < 2 ? `/${allResources.join(',')}` : ''}${Number.isFinite(ordersMax) ? `/orders≤${label(ordersMax)}` : ''}${sections.size < 4 ? `:${[...sections].sort().join(',')}` : ''}${PAGE_SIZE !== 1000 ? `/page${PAGE_SIZE}` : ''}`;
+  const id = `${scales.map(label).join('+')}${allResources.length < 2 ? `/${allResources.join(',')}` : ''}${Number.isFinite(ordersMax) ? `/orders≤${label(ordersMax)}` : ''}${sections.size < 4 ? `:${[...sections].sort().join(',')}` : ''}${PAGE_SIZE !== MAX_PAGE_SIZE ? `/page${PAGE_SIZE}` : ''}`;
   const block = `<!-- bench:start ${id} (written by npm run bench -- --write-docs) -->\n${header}\n\n${machineLine}\n\n${table}\n\nTargets: ${met} met, ${missed} missed.\n<!-- bench:end ${id} -->`;
   let doc: string;
   try {
