@@ -246,6 +246,7 @@ describe('API client: headers', () => {
       const c = createApiClient({ baseUrl: `http://127.0.0.1:${port}/api/v1/`, getTokens: async () => ({ accessToken: 'acc-123456', refreshToken: 'ref-654321' }) });
       const page: ApiPage<Order> = await c.listOrders({ page: 0, pageSize: 1 });
       expect(page.records).toEqual([]);
+      expect(page.bodyLength).toBe(JSON.stringify({ message: 'success', data: { count: 0, rows: [] } }).length);
       await c.listContacts({});
       expect(seen['/api/v1/orders/']?.authorization).toBe('Bearer acc-123456');
       expect(seen['/api/v1/orders/']?.refreshtoken).toBeUndefined();

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { countContacts, getContact, getOrder, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
-import { runSync, type PageSource } from '../../electron/main/sync/engine.ts';
+import { pageSizeWithin, runSync, type PageSource } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 
@@ -71,6 +71,18 @@ describe('sync against the sample API', () => {
       db.close();
       await api.close();
     }
+  });
+});
+
+describe('pageSizeWithin', () => {
+  it('divides the page size when a divisor is at least half of what fits, else takes what fits; a page within the budget, a short page or one row is kept', () => {
+    expect(pageSizeWithin(1000, 1000, 2_700_000, 1_048_576)).toBe(250); // 388 fit; 250 divides 1,000
+    expect(pageSizeWithin(500, 500, 1_350_000)).toBe(250);
+    expect(pageSizeWithin(499, 499, 1_350_000)).toBe(387); // a prime: 387 fit, page 0 is asked again
+    expect(pageSizeWithin(1000, 1000, 100_000_000)).toBe(10);
+    expect(pageSizeWithin(1000, 1000, 660_000)).toBe(1000);
+    expect(pageSizeWithin(1000, 400, 5_000_000)).toBe(1000); // fewer rows than asked: the whole result
+    expect(pageSizeWithin(1, 1, 5_000_000)).toBe(1);
   });
 });
 
@@ -222,6 +234,56 @@ describe('sync failures, drift, cancel, resume', () => {
       expect(ids).toEqual([...api.dataset.contactIds()].sort());
     } finally {
       db2.close();
+      await api.close();
+    }
+  });
+
+  it('keeps each request within the page budget: a page over it is divided (its rows not read again) or asked again smaller; a resumed sync keeps the size', async () => {
+    // Orders of the sample API are ~2,700 characters a row, contacts ~660: with the default budget
+    // (1 MiB), 500 orders a page (~1.35 M characters) is over it and 500 contacts are not.
+    const api = await startSampleApi({ contacts: 1000, orders: 3000, seed: 21 });
+    const db = openCache(join(dir, 'budget.sqlite'));
+    try {
+      const totals: Record<string, number | null> = {};
+      const runs = await runSync(db, source(api), {
+        resources: ['contacts', 'orders'], pageSize: 500, concurrency: 2, progressIntervalMs: 0,
+        onProgress: (p) => (totals[p.resource] = p.pagesTotal),
+      });
+      expect(runs.map((r) => [r.resource, r.outcome, r.rows])).toEqual([['contacts', 'succeeded', 1000], ['orders', 'succeeded', 3000]]);
+      expectMirror(db, api);
+      // Contacts: 2 pages of 500. Orders: page 0 of 500 is pages 0 and 1 of 250; then pages 2 … 11.
+      expect(totals).toEqual({ contacts: 2, orders: 12 });
+      expect(api.stats().byEndpoint).toEqual({ contacts: 2, orders: 1 + 10 });
+
+      // 499 rows (a prime): no divisor is near the size that fits, so page 0 is asked again with it.
+      const before = api.stats().byEndpoint.orders;
+      const again = await runSync(db, source(api), { resources: ['orders'], pageSize: 499, progressIntervalMs: 0, onProgress: (p) => (totals.orders = p.pagesTotal) });
+      expect(again[0]?.outcome).toBe('succeeded');
+      expect(totals.orders).toBeGreaterThan(Math.ceil(3000 / 499));
+      expect(api.stats().byEndpoint.orders - before).toBe(1 + (totals.orders ?? 0));
+      expectOrders(db, api);
+
+      // Cancelled half-way, then resumed with the profile's 500: the staging's 250 is kept.
+      const abort = new AbortController();
+      const cancelled = await runSync(db, source(api), {
+        resources: ['orders'], pageSize: 500, concurrency: 1, signal: abort.signal, progressIntervalMs: 0,
+        onProgress: (p) => {
+          if (p.pagesDone >= 5) abort.abort();
+        },
+      });
+      expect(cancelled[0]?.outcome).toBe('cancelled');
+      const written = (db.prepare("SELECT count(*) AS n FROM sync_pages WHERE resource = 'orders'").get() as { n: number }).n;
+      expect(written).toBeGreaterThanOrEqual(5);
+      expect((db.prepare("SELECT page_size AS n FROM sync_state WHERE resource = 'orders'").get() as { n: number }).n).toBe(250);
+      const beforeResume = api.stats().byEndpoint.orders;
+      const resumed = await runSync(db, source(api), { resources: ['orders'], pageSize: 500, progressIntervalMs: 0, onProgress: (p) => (totals.orders = p.pagesTotal) });
+      expect(resumed[0]?.outcome).toBe('succeeded');
+      expect(totals.orders).toBe(12);
+      // Page 0 is read again (always); the written pages are not.
+      expect(api.stats().byEndpoint.orders - beforeResume).toBe(12 - written + 1);
+      expectOrders(db, api);
+    } finally {
+      db.close();
       await api.close();
     }
   });

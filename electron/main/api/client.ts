@@ -99,6 +99,12 @@ export interface ApiPage<T> {
   short: boolean;
   /** Attempts this page took (1 = no retry). */
   attempts: number;
+  /**
+   * Length of the response body, in characters of the decoded text (UTF-16 code units: bytes for
+   * ASCII JSON). What a page of this size costs in memory while it is parsed; the sync uses it to
+   * keep pages near its budget (`PAGE_CHARS_BUDGET` in sync/engine.ts).
+   */
+  bodyLength: number;
 }
 
 /** The client. Both calls reject with a `LetterdeskError` (codes in the module comment). */
@@ -211,8 +217,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const maxDelayMs = options.retry?.maxDelayMs ?? 30_000;
   const maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? 60_000;
 
-  /** One attempt: response and body within `timeoutMs`, or a Failure thrown. */
-  const attempt = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, signal: AbortSignal | undefined): Promise<unknown> => {
+  /** One attempt: response and body within `timeoutMs` (the parsed JSON and the body's length), or a Failure thrown. */
+  const attempt = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, signal: AbortSignal | undefined): Promise<{ json: unknown; bodyLength: number }> => {
     const tokens = await options.getTokens();
     registerSecret(tokens.accessToken);
     registerSecret(tokens.refreshToken);
@@ -264,7 +270,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       if (status < 200 || status > 299) throw { code: 'BAD_RESPONSE', status, what: `unexpected HTTP ${status}`, retryable: false } satisfies Failure;
       try {
-        return JSON.parse(text) as unknown;
+        return { json: JSON.parse(text) as unknown, bodyLength: text.length };
       } catch {
         const html = /^\s*</.test(text);
         throw { code: 'BAD_RESPONSE', status, what: html ? 'the answer was an HTML page, not JSON' : 'the answer was not valid JSON (cut off?)', retryable: true } satisfies Failure;
@@ -276,7 +282,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   /** The call: attempts with retries, then the envelope check. */
-  const call = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, signal: AbortSignal | undefined): Promise<{ json: { count: number; rows: unknown[] }; attempts: number }> => {
+  const call = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, signal: AbortSignal | undefined): Promise<{ json: { count: number; rows: unknown[] }; attempts: number; bodyLength: number }> => {
     const endpoint = `GET /${path}`;
     const cancelled = () => new LetterdeskError('CANCELLED', `The request ${endpoint} was cancelled.`);
     const report = (ok: boolean, code?: ErrorCode) => {
@@ -290,13 +296,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (signal?.aborted) throw cancelled();
       let failure: Failure;
       try {
-        const json = await attempt(path, searchParams, signal);
+        const { json, bodyLength } = await attempt(path, searchParams, signal);
         const envelope = envelopeSchema.safeParse(json);
         if (!envelope.success) {
           failure = { code: 'BAD_RESPONSE', what: `the answer is not the {message, data: {count, rows}} envelope (${describeIssues(envelope.error.issues)})`, retryable: false };
         } else {
           report(true);
-          return { json: envelope.data.data, attempts: attemptNo };
+          return { json: envelope.data.data, attempts: attemptNo, bodyLength };
         }
       } catch (error) {
         if (isLetterdeskError(error)) {
@@ -331,21 +337,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return result.success ? { ok: true, record: raw as T, raw } : { ok: false, id: recordId(raw), raw, reason: describeIssues(result.error.issues) };
     });
 
-  const pageOf = <T>(page: number, pageSize: number, json: { count: number; rows: unknown[] }, attempts: number, records: ParsedRecord<T>[]): ApiPage<T> => {
+  const pageOf = <T>(page: number, pageSize: number, answer: { json: { count: number; rows: unknown[] }; attempts: number; bodyLength: number }, records: ParsedRecord<T>[]): ApiPage<T> => {
     const offset = page * pageSize;
-    return { page, pageSize, offset, count: json.count, records, short: records.length < pageSize && offset + records.length < json.count, attempts };
+    const { json, attempts, bodyLength } = answer;
+    return { page, pageSize, offset, count: json.count, records, short: records.length < pageSize && offset + records.length < json.count, attempts, bodyLength };
   };
 
   return {
     async listContacts(params, opts) {
       const sp = encodeContactParams(params);
-      const { json, attempts } = await call('contacts', sp, opts?.signal);
-      return pageOf(params.page ?? 0, params.pageSize ?? 10, json, attempts, parseRows<Contact>(json.rows, contactRowValidator));
+      const answer = await call('contacts', sp, opts?.signal);
+      return pageOf(params.page ?? 0, params.pageSize ?? 10, answer, parseRows<Contact>(answer.json.rows, contactRowValidator));
     },
     async listOrders(params, opts) {
       const sp = encodeOrderParams(params);
-      const { json, attempts } = await call('orders/', sp, opts?.signal);
-      return pageOf(params.page, params.pageSize, json, attempts, parseRows<Order>(json.rows, orderRowValidator));
+      const answer = await call('orders/', sp, opts?.signal);
+      return pageOf(params.page, params.pageSize, answer, parseRows<Order>(answer.json.rows, orderRowValidator));
     },
   };
 }

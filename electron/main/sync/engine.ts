@@ -27,6 +27,11 @@ import { toSyncRun } from '../cache/queries.ts';
 export interface FetchedPage {
   count: number;
   records: StagedRecord[];
+  /**
+   * Characters of the page's response body, when the source knows them: the sync then keeps its
+   * pages within {@link PAGE_CHARS_BUDGET} ({@link pageSizeWithin}).
+   */
+  bodyLength?: number;
 }
 
 /** Where pages come from (the API client in the app; anything in tests). */
@@ -53,6 +58,8 @@ export interface RunSyncOptions {
   profileId?: string;
   /** Scope (`meta.account_id`); a resume only continues a staging of the same scope. */
   accountId?: string | null;
+  /** Characters a page's response body should stay within (see {@link pageSizeWithin}). @default PAGE_CHARS_BUDGET */
+  pageCharsBudget?: number;
   /** Full re-reads allowed to repair drift before giving up. @default 5 */
   maxPasses?: number;
   /** Smallest interval between two progress events, in ms. @default 100 */
@@ -69,6 +76,34 @@ function cancelled(): LetterdeskError {
 export const MAX_RECORDS = 50_000_000;
 /** Largest number of pages a sync plans (`count / pageSize`). */
 export const MAX_PAGES = 5_000_000;
+
+/**
+ * Largest response body a sync asks for in one request, in characters of JSON (≈ bytes). The
+ * profile's pageSize is a number of rows, but what a page costs the syncing process is its size:
+ * the body, its parse (a page of 1,000 orders, 2.7 MB of JSON, is ~25 MiB of live objects), the
+ * bound values, times the requests in flight. Contacts of the sample API are ~660 characters a
+ * row (1,000 a page stay within the budget), orders ~2,700 (a page of 1,000 becomes 4 pages of
+ * 250). Issue 8 (peak RSS of the syncing process ≤ 300 MB); docs/benchmarks.md has the figures.
+ */
+export const PAGE_CHARS_BUDGET = 1_048_576;
+
+/**
+ * Rows per request that keep a page within `budget`, judged from the first page of a sync. Prefers
+ * a divisor of `pageSize` (then the first page's rows are exactly the first `pageSize / result`
+ * pages at the new size, and nothing is read twice) unless it would give pages less than half the
+ * size that fits (a pageSize of 997, say): then the size that fits, and page 0 is read again.
+ * @param pageSize rows the first page was asked for (≥ 1)
+ * @param rows rows it returned (fewer than asked: the page is the whole result, kept as is)
+ * @param bodyLength characters of its response body
+ * @param budget characters a page should stay within; @default PAGE_CHARS_BUDGET
+ * @returns `pageSize` when its page is within the budget (or holds one row), else a smaller size ≥ 1
+ */
+export function pageSizeWithin(pageSize: number, rows: number, bodyLength: number, budget = PAGE_CHARS_BUDGET): number {
+  if (rows < pageSize || rows <= 1 || bodyLength <= budget) return pageSize;
+  const fits = Math.max(1, Math.floor((budget * rows) / bodyLength));
+  for (let size = fits; size * 2 > fits; size--) if (pageSize % size === 0) return size;
+  return fits;
+}
 
 /** SQLite's "database or disk is full" (a full disk, or the file's page limit) as DISK_FULL; else null. */
 function diskFull(error: unknown): LetterdeskError | null {
@@ -153,6 +188,8 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
 
     setPhase('fetching');
     let pageSize = resumable && state ? state.page_size : options.pageSize;
+    /** The page size was fitted to the budget (a resumed staging keeps the size it was written with). */
+    let sized = resumable && state !== undefined;
     /** Distinct ids of the previous complete pass (duplicate detection), null before the first. */
     let previousSeen: number | null = null;
     let previousCount: number | null = null;
@@ -166,6 +203,18 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
         pageSize = first.records.length;
         capped = true;
         first = await source.fetchPage(resource, 0, pageSize, signal);
+      }
+      /** Pages the first answer holds: 1, or n when the page size was just divided by n. */
+      let firstHolds = 1;
+      if (!sized) {
+        sized = true;
+        const fitted = first.bodyLength === undefined ? pageSize : pageSizeWithin(pageSize, first.records.length, first.bodyLength, options.pageCharsBudget);
+        if (fitted !== pageSize) {
+          logger.info(`sync ${resource}: a page of ${pageSize} is ${first.bodyLength} characters; asking ${fitted} rows a request`);
+          if (pageSize % fitted === 0) firstHolds = pageSize / fitted;
+          else first = await source.fetchPage(resource, 0, fitted, signal);
+          pageSize = fitted;
+        }
       }
       const count = first.count;
       const plannedPages = Math.ceil(count / pageSize);
@@ -190,18 +239,21 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
       resumable = true;
       pagesTotal = Math.max(1, Math.ceil(count / pageSize));
       rowsTotal = count;
+      const firstPages = firstHolds === 1 ? [first.records] : Array.from({ length: firstHolds }, (_, i) => first.records.slice(i * pageSize, (i + 1) * pageSize));
       const done = new Set((db.prepare('SELECT page FROM sync_pages WHERE resource = ? AND pass = ?').all(resource, pass) as { page: number }[]).map((r) => r.page));
-      rowsDone = (db.prepare('SELECT coalesce(sum(rows), 0) AS n FROM sync_pages WHERE resource = ? AND pass = ? AND page > 0').get(resource, pass) as { n: number }).n;
-      pagesDone = [...done].filter((p) => p > 0).length;
+      rowsDone = (db.prepare('SELECT coalesce(sum(rows), 0) AS n FROM sync_pages WHERE resource = ? AND pass = ? AND page >= ?').get(resource, pass, firstPages.length) as { n: number }).n;
+      pagesDone = [...done].filter((p) => p >= firstPages.length).length;
       let drift = false;
-      const w0 = writer.writePage(resource, pass, 0, count, first.records);
-      invalid += w0.invalid;
-      rowsDone += w0.rows;
-      pagesDone += 1;
+      for (const [page, records] of firstPages.entries()) {
+        const w = writer.writePage(resource, pass, page, count, records);
+        invalid += w.invalid;
+        rowsDone += w.rows;
+        pagesDone += 1;
+      }
       emit(false);
 
       const todo: number[] = [];
-      for (let p = 1; p < pagesTotal; p++) if (!done.has(p)) todo.push(p);
+      for (let p = firstPages.length; p < pagesTotal; p++) if (!done.has(p)) todo.push(p);
       let next = 0;
       const local = new AbortController();
       const onAbort = () => local.abort();

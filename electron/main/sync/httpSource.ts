@@ -48,7 +48,7 @@ export function createHttpPageSource(options: HttpPageSourceOptions): PageSource
         resource === 'contacts'
           ? await client.listContacts({ page, pageSize, ...scope }, { signal })
           : await client.listOrders({ page, pageSize, ...scope }, { signal });
-      return { count: result.count, records: result.records.map(staged) };
+      return { count: result.count, records: result.records.map(staged), bodyLength: result.bodyLength };
     },
   };
 }
