@@ -202,9 +202,21 @@ describe('sample API server', () => {
       expect(after).toEqual(await bytes(plain, '/contacts?page=0&pageSize=1000'));
       expect(JSON.parse(after.text).data.rows.some((r: Row) => r.id === gone)).toBe(false);
       await expect(startSampleApi({ ...options, prerenderPageSize: 5000 })).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/prerenderPageSize/) });
+      await expect(startSampleApi({ ...options, prerenderPageSize: 1000, prerenderOrdersPageSize: 0 })).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/prerenderOrdersPageSize/) });
     } finally {
       await plain.close();
       await pre.close();
+    }
+    // Orders at a page size of their own (the sync's character budget divides pages of orders).
+    const plain2 = await startSampleApi(options);
+    const pre2 = await startSampleApi({ ...options, prerenderPageSize: 1000, prerenderOrdersPageSize: 250 });
+    try {
+      for (const path of ['/contacts?page=1&pageSize=1000', '/orders/?page=0&pageSize=250', '/orders/?page=2&pageSize=250', '/orders/?page=0&pageSize=1000']) {
+        expect(await bytes(pre2, path), path).toEqual(await bytes(plain2, path));
+      }
+    } finally {
+      await plain2.close();
+      await pre2.close();
     }
   });
 

@@ -13,7 +13,8 @@
  *    cache of the last 4 queries, so paging through a filtered result does not rescan.
  *
  * Run directly (Node 24, type stripping): `node electron/main/sampleApi/server.ts --contacts 100000
- * --orders 20000 [--seed 1] [--port 0] [--max-page-size 1000] [--latency-ms 0] [--prerender-page-size N]`.
+ * --orders 20000 [--seed 1] [--port 0] [--max-page-size 1000] [--latency-ms 0] [--prerender-page-size N]
+ * [--prerender-orders-page-size N]`.
  */
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +76,12 @@ export interface SampleApiOptions {
    * an order). Not used after an edit of the dataset, or when faults corrupt rows. @default none
    */
   prerenderPageSize?: number;
+  /**
+   * The page size of the prerendered orders, when it differs from `prerenderPageSize` (a sync keeps
+   * its pages within a character budget, sync/engine.ts `pageSizeWithin`, and an order is ~4× a
+   * contact). @default prerenderPageSize
+   */
+  prerenderOrdersPageSize?: number;
 }
 
 /** A running sample API. */
@@ -129,14 +136,17 @@ function pageBody(count: number, rows: readonly object[]): Buffer {
  * @returns `answer(endpoint, query)`: the page's body when the query is a plain page of that size of
  *   the unedited dataset, else undefined (the request is served as usual)
  */
-function prerender(dataset: SampleDataset, pageSize: number | undefined, maxPageSize: number): { answer(endpoint: Endpoint, sp: URLSearchParams): Buffer | undefined } | undefined {
-  if (pageSize === undefined) return undefined;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > maxPageSize) {
-    throw new LetterdeskError('VALIDATION', `prerenderPageSize must be a whole number from 1 to the maximum page size ${maxPageSize} (got ${pageSize}).`);
+function prerender(dataset: SampleDataset, sizes: Record<Endpoint, number> | undefined, maxPageSize: number): { answer(endpoint: Endpoint, sp: URLSearchParams): Buffer | undefined } | undefined {
+  if (sizes === undefined) return undefined;
+  for (const [endpoint, size] of Object.entries(sizes)) {
+    if (!Number.isInteger(size) || size < 1 || size > maxPageSize) {
+      const option = endpoint === 'orders' && size !== sizes.contacts ? 'prerenderOrdersPageSize' : 'prerenderPageSize';
+      throw new LetterdeskError('VALIDATION', `${option} must be a whole number from 1 to the maximum page size ${maxPageSize} (got ${size}).`);
+    }
   }
   const pages: Record<Endpoint, Buffer[]> = { contacts: [], orders: [] };
-  for (let offset = 0; offset < dataset.contactCount; offset += pageSize) pages.contacts.push(pageBody(dataset.contactCount, dataset.contactsFrom(offset, pageSize)));
-  for (let offset = 0; offset < dataset.orderCount; offset += pageSize) pages.orders.push(pageBody(dataset.orderCount, dataset.ordersFrom(offset, pageSize)));
+  for (let offset = 0; offset < dataset.contactCount; offset += sizes.contacts) pages.contacts.push(pageBody(dataset.contactCount, dataset.contactsFrom(offset, sizes.contacts)));
+  for (let offset = 0; offset < dataset.orderCount; offset += sizes.orders) pages.orders.push(pageBody(dataset.orderCount, dataset.ordersFrom(offset, sizes.orders)));
   const version = dataset.version;
   return {
     answer(endpoint, sp) {
@@ -146,11 +156,11 @@ function prerender(dataset: SampleDataset, pageSize: number | undefined, maxPage
       try {
         if (endpoint === 'contacts') {
           const q = parseContactQuery(sp, maxPageSize);
-          plain = !hasContactFilter(q) && !q.withPropertyAddresses && q.pageSize === pageSize;
+          plain = !hasContactFilter(q) && !q.withPropertyAddresses && q.pageSize === sizes.contacts;
           page = q.page;
         } else {
           const q = parseOrderQuery(sp, maxPageSize);
-          plain = !hasOrderFilter(q) && q.pageSize === pageSize;
+          plain = !hasOrderFilter(q) && q.pageSize === sizes.orders;
           page = q.page;
         }
       } catch {
@@ -187,7 +197,11 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   let faultCount = 0;
   const byEndpoint = { contacts: 0, orders: 0 };
   const matchCache = new Map<string, Int32Array>();
-  const prerendered = prerender(dataset, options.prerenderPageSize, maxPageSize);
+  const prerendered = prerender(
+    dataset,
+    options.prerenderPageSize === undefined ? undefined : { contacts: options.prerenderPageSize, orders: options.prerenderOrdersPageSize ?? options.prerenderPageSize },
+    maxPageSize,
+  );
 
   /**
    * Ids (as numbers) of the rows matching a filter, in served order; cached for the last 4 queries.
@@ -391,7 +405,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
 
 /**
  * Parses the direct-run flags (`--contacts`, `--orders`, `--seed`, `--port`, `--host`,
- * `--max-page-size`, `--latency-ms`, `--prerender-page-size`).
+ * `--max-page-size`, `--latency-ms`, `--prerender-page-size`, `--prerender-orders-page-size`).
  * @throws LetterdeskError VALIDATION on an unknown flag or a non-numeric value
  */
 export function parseSampleApiArgs(argv: readonly string[]): SampleApiOptions {
@@ -405,8 +419,8 @@ export function parseSampleApiArgs(argv: readonly string[]): SampleApiOptions {
       host = value;
       continue;
     }
-    if (!['--contacts', '--orders', '--seed', '--port', '--max-page-size', '--latency-ms', '--prerender-page-size'].includes(flag)) {
-      throw new LetterdeskError('VALIDATION', `Unknown option ${flag}. Use --contacts, --orders, --seed, --port, --host, --max-page-size, --latency-ms, --prerender-page-size.`);
+    if (!['--contacts', '--orders', '--seed', '--port', '--max-page-size', '--latency-ms', '--prerender-page-size', '--prerender-orders-page-size'].includes(flag)) {
+      throw new LetterdeskError('VALIDATION', `Unknown option ${flag}. Use --contacts, --orders, --seed, --port, --host, --max-page-size, --latency-ms, --prerender-page-size, --prerender-orders-page-size.`);
     }
     const n = Number(value);
     if (value === undefined || !Number.isFinite(n)) throw new LetterdeskError('VALIDATION', `${flag} needs a number.`);
@@ -421,6 +435,7 @@ export function parseSampleApiArgs(argv: readonly string[]): SampleApiOptions {
     maxPageSize: numbers['--max-page-size'] ?? 1000,
     faults: numbers['--latency-ms'] ? { latencyMs: numbers['--latency-ms'] } : undefined,
     ...(numbers['--prerender-page-size'] === undefined ? {} : { prerenderPageSize: numbers['--prerender-page-size'] }),
+    ...(numbers['--prerender-orders-page-size'] === undefined ? {} : { prerenderOrdersPageSize: numbers['--prerender-orders-page-size'] }),
   };
 }
 
