@@ -17,9 +17,10 @@ import { openCache, useBulkWriteSettings } from '../../electron/main/cache/db.ts
 import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
 import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
+import { pageSizeWithin } from '../../electron/main/sync/engine.ts';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
-import { report } from './lib.ts';
+import { report, syncPageSize } from './lib.ts';
 
 /** Input of the child. */
 export type FloorChildInput =
@@ -42,25 +43,35 @@ async function fetchFloor(input: Extract<FloorChildInput, { kind: 'fetch' }>): P
   const headers = { authorization: `Bearer ${SAMPLE_ACCESS_TOKEN}`, accept: 'application/json', refreshtoken: SAMPLE_REFRESH_TOKEN };
   const source = createHttpPageSource({ baseUrl: input.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN } });
   const signal = new AbortController().signal;
-  const page = async (n: number): Promise<{ count: number; rows: number }> => {
+  const page = async (n: number, size: number): Promise<{ count: number; rows: number; bodyLength: number }> => {
     if (input.parse === 'source') {
-      const p = await source.fetchPage(input.resource, n, input.pageSize, signal);
-      return { count: p.count, rows: p.records.length };
+      const p = await source.fetchPage(input.resource, n, size, signal);
+      return { count: p.count, rows: p.records.length, bodyLength: p.bodyLength ?? 0 };
     }
-    const url = `${base}/${input.resource === 'contacts' ? 'contacts' : 'orders/'}?page=${n}&pageSize=${input.pageSize}`;
+    const url = `${base}/${input.resource === 'contacts' ? 'contacts' : 'orders/'}?page=${n}&pageSize=${size}`;
     const res = await fetch(url, { headers });
-    const json = JSON.parse(await res.text()) as { data: { count: number; rows: unknown[] } };
-    return { count: json.data.count, rows: json.data.rows.length };
+    const text = await res.text();
+    const json = JSON.parse(text) as { data: { count: number; rows: unknown[] } };
+    return { count: json.data.count, rows: json.data.rows.length, bodyLength: text.length };
   };
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const first = await page(0);
-  const pages = Math.max(1, Math.ceil(first.count / input.pageSize));
-  let rows = first.rows;
+  let size = input.pageSize;
+  let first = await page(0, size);
   let next = 1;
+  // The same pages as the sync: a first page over the sync's budget is divided (its rows are then
+  // pages 0 … n-1 at the new size) or asked again with the size that fits (engine.ts pageSizeWithin).
+  const fitted = pageSizeWithin(size, first.rows, first.bodyLength);
+  if (fitted !== size) {
+    if (size % fitted === 0) next = size / fitted;
+    else first = await page(0, fitted);
+    size = fitted;
+  }
+  const pages = Math.max(1, Math.ceil(first.count / size));
+  let rows = first.rows;
   const lane = async (): Promise<void> => {
     while (next < pages) {
-      const p = await page(next++);
+      const p = await page(next++, size);
       rows += p.rows;
     }
   };
@@ -75,12 +86,14 @@ function ingestFloor(input: Extract<FloorChildInput, { kind: 'ingest' }>): Floor
   const writer = new StageWriter(db);
   const dataset = createSampleDataset({ contacts: input.contacts, orders: input.orders, seed: input.seed });
   const count = input.resource === 'contacts' ? dataset.contactCount : dataset.orderCount;
-  const pages = Math.max(1, Math.ceil(count / input.pageSize));
+  // Pages as the sync writes them: the page size divided when a page is over the sync's budget.
+  const pageSize = syncPageSize(input.resource, { contacts: input.contacts, orders: input.orders, seed: input.seed }, input.pageSize);
+  const pages = Math.max(1, Math.ceil(count / pageSize));
   let writeMs = 0;
   let cpuMs = 0;
   let rows = 0;
   for (let p = 0; p < pages; p++) {
-    const raw = input.resource === 'contacts' ? dataset.contactsFrom(p * input.pageSize, input.pageSize) : dataset.ordersFrom(p * input.pageSize, input.pageSize);
+    const raw = input.resource === 'contacts' ? dataset.contactsFrom(p * pageSize, pageSize) : dataset.ordersFrom(p * pageSize, pageSize);
     const records: StagedRecord[] = (JSON.parse(JSON.stringify(raw)) as unknown[]).map((record) => ({ ok: true, record }));
     const t = performance.now();
     const c = process.cpuUsage();

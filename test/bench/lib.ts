@@ -9,6 +9,9 @@ import { cpus, freemem, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { SUCCESS_MESSAGE, type Resource } from '../../shared/serviceRecords.ts';
+import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
+import { pageSizeWithin } from '../../electron/main/sync/engine.ts';
 
 /** Repository root. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -93,7 +96,7 @@ export interface RssParts {
   rss: number;
   /** RssAnon: heap, stacks, SQLite page cache and temp b-trees: memory the process really holds. */
   anon: number | null;
-  /** RssFile: file pages mapped into the process (SQLite mmap of the cache file, code): page cache. */
+  /** RssFile: file pages mapped into the process: the node binary's code (≈ 58 MiB of Node 24 once warm), libraries, any SQLite mmap of a cache file. */
   file: number | null;
 }
 
@@ -268,13 +271,28 @@ export interface SampleApiProcess {
 }
 
 /**
+ * Rows per request the sync asks for `resource` from the sample API: the profile's `pageSize`,
+ * divided when a page is over the sync's character budget (sync/engine.ts `pageSizeWithin`),
+ * judged as the sync does from the body of the first page.
+ * @param dataset rows and seed of the sample API
+ * @param pageSize the profile's rows per request
+ */
+export function syncPageSize(resource: Resource, dataset: { contacts: number; orders: number; seed: number }, pageSize: number): number {
+  const sample = createSampleDataset(dataset);
+  const count = resource === 'contacts' ? sample.contactCount : sample.orderCount;
+  const rows = resource === 'contacts' ? sample.contactsFrom(0, pageSize) : sample.ordersFrom(0, pageSize);
+  return pageSizeWithin(pageSize, rows.length, JSON.stringify({ message: SUCCESS_MESSAGE, data: { count, rows } }).length);
+}
+
+/**
  * Starts the loopback sample API in a child process (so that generating and serialising pages
  * does not run on the measured process's event loop) and waits for its base URL.
  * @param options rows, the latency added to every answer, and the page size whose pages the server
  *   serialises once at start (`--prerender-page-size`: then it costs the measured machine only I/O,
- *   as a remote service would, instead of ~1 s of CPU per 100,000 contacts on the same two cores)
+ *   as a remote service would, instead of ~1 s of CPU per 100,000 contacts on the same two cores),
+ *   and the orders' own page size when it differs (`--prerender-orders-page-size`, {@link syncPageSize})
  */
-export function startSampleApiProcess(options: { contacts: number; orders: number; latencyMs?: number; seed?: number; prerenderPageSize?: number }): Promise<SampleApiProcess> {
+export function startSampleApiProcess(options: { contacts: number; orders: number; latencyMs?: number; seed?: number; prerenderPageSize?: number; prerenderOrdersPageSize?: number }): Promise<SampleApiProcess> {
   const args = [
     resolve(ROOT, 'electron/main/sampleApi/server.ts'),
     '--contacts', String(options.contacts),
@@ -284,6 +302,7 @@ export function startSampleApiProcess(options: { contacts: number; orders: numbe
   ];
   if (options.latencyMs) args.push('--latency-ms', String(options.latencyMs));
   if (options.prerenderPageSize) args.push('--prerender-page-size', String(options.prerenderPageSize));
+  if (options.prerenderOrdersPageSize) args.push('--prerender-orders-page-size', String(options.prerenderOrdersPageSize));
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolvePromise, reject) => {
     let out = '';
