@@ -49,13 +49,17 @@ export function defaultSyncWorkerUrl(): URL {
  * hundreds of MB before it collects: sync of 300,000 contacts (core + database worker + sync worker),
  * peak RSS 435–503 MiB without a limit, 269 MiB with 64 MiB old / 8 MiB young generation (16 MiB
  * young: 281 MiB); 30,000 orders 420 → 274 MiB; 1,000,000 contacts 485 → 285 MiB (16 MiB young:
- * 303 MiB), the fetch phase as fast as without a limit. A page too large
+ * 303 MiB), the fetch phase as fast as without a limit. Since pages stay within about 1 MiB of JSON
+ * (engine.ts `PAGE_CHARS_BUDGET`), 48 MiB is enough: sync of 1,000,000 contacts + 300,000 orders
+ * (orders 250 a page), peak RSS 302–309 MiB with 64 MiB, 273 MiB with 48 (orders 56 → 58 s), 255–264
+ * MiB with 40 (orders 62–65 s, and the main thread's event loop stalled 70–107 ms while the worker
+ * collected), 248 MiB with 32 (orders 87 s). A page too large
  * for a limit stops that worker with ERR_WORKER_OUT_OF_MEMORY; the sync then goes on in a new
  * worker with the next, larger limit (the last attempt has none), resuming from the pages already
  * written, so a limit can cost time but never a sync.
  */
 export const SYNC_WORKER_HEAP_LIMITS: readonly (Worker['resourceLimits'] | undefined)[] = [
-  { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+  { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 },
   { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 },
   undefined,
 ];
