@@ -131,19 +131,20 @@ function pageBody(count: number, rows: readonly object[]): Buffer {
 }
 
 /**
- * The pages of both unfiltered listings at `pageSize`, serialised once (see
- * `SampleApiOptions.prerenderPageSize`); undefined when not asked for.
+ * The pages of both unfiltered listings at their prerender page sizes, serialised once (see
+ * `SampleApiOptions.prerenderPageSize` and `prerenderOrdersPageSize`); undefined when not asked for.
+ * @throws LetterdeskError VALIDATION naming the option whose size is not 1 … `maxPageSize`
  * @returns `answer(endpoint, query)`: the page's body when the query is a plain page of that size of
  *   the unedited dataset, else undefined (the request is served as usual)
  */
-function prerender(dataset: SampleDataset, sizes: Record<Endpoint, number> | undefined, maxPageSize: number): { answer(endpoint: Endpoint, sp: URLSearchParams): Buffer | undefined } | undefined {
-  if (sizes === undefined) return undefined;
-  for (const [endpoint, size] of Object.entries(sizes)) {
-    if (!Number.isInteger(size) || size < 1 || size > maxPageSize) {
-      const option = endpoint === 'orders' && size !== sizes.contacts ? 'prerenderOrdersPageSize' : 'prerenderPageSize';
+function prerender(dataset: SampleDataset, options: Pick<SampleApiOptions, 'prerenderPageSize' | 'prerenderOrdersPageSize'>, maxPageSize: number): { answer(endpoint: Endpoint, sp: URLSearchParams): Buffer | undefined } | undefined {
+  if (options.prerenderPageSize === undefined) return undefined;
+  for (const [option, size] of Object.entries(options)) {
+    if (size !== undefined && (!Number.isInteger(size) || size < 1 || size > maxPageSize)) {
       throw new LetterdeskError('VALIDATION', `${option} must be a whole number from 1 to the maximum page size ${maxPageSize} (got ${size}).`);
     }
   }
+  const sizes: Record<Endpoint, number> = { contacts: options.prerenderPageSize, orders: options.prerenderOrdersPageSize ?? options.prerenderPageSize };
   const pages: Record<Endpoint, Buffer[]> = { contacts: [], orders: [] };
   for (let offset = 0; offset < dataset.contactCount; offset += sizes.contacts) pages.contacts.push(pageBody(dataset.contactCount, dataset.contactsFrom(offset, sizes.contacts)));
   for (let offset = 0; offset < dataset.orderCount; offset += sizes.orders) pages.orders.push(pageBody(dataset.orderCount, dataset.ordersFrom(offset, sizes.orders)));
@@ -197,11 +198,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   let faultCount = 0;
   const byEndpoint = { contacts: 0, orders: 0 };
   const matchCache = new Map<string, Int32Array>();
-  const prerendered = prerender(
-    dataset,
-    options.prerenderPageSize === undefined ? undefined : { contacts: options.prerenderPageSize, orders: options.prerenderOrdersPageSize ?? options.prerenderPageSize },
-    maxPageSize,
-  );
+  const prerendered = prerender(dataset, { prerenderPageSize: options.prerenderPageSize, prerenderOrdersPageSize: options.prerenderOrdersPageSize }, maxPageSize);
 
   /**
    * Ids (as numbers) of the rows matching a filter, in served order; cached for the last 4 queries.
