@@ -204,14 +204,18 @@ async function runScale(contacts: number): Promise<void> {
   const profiles = ProfileStore.open(dataDir);
   log(`scale ${s}: ${contacts} contacts, ${orders} orders; data dir ${dataDir}`);
   // Orders the run leaves out are not served (nor prerendered: ~15 s and ~0.8 GB at 300,000).
+  // The pages the sync asks for (the profile's PAGE_SIZE, divided when over its character budget).
+  const contactsPageSize = syncPageSize('contacts', { contacts, orders, seed: SEED }, PAGE_SIZE);
   const ordersPageSize = syncPageSize('orders', { contacts, orders, seed: SEED }, PAGE_SIZE);
-  const api = await startSampleApiProcess({ contacts, orders: resources.includes('orders') ? orders : 0, seed: SEED, prerenderPageSize: PAGE_SIZE, prerenderOrdersPageSize: ordersPageSize });
+  const api = await startSampleApiProcess({ contacts, orders: resources.includes('orders') ? orders : 0, seed: SEED, prerenderPageSize: contactsPageSize, prerenderOrdersPageSize: ordersPageSize });
   const profile = profiles.save({ name: 'Bench', environment: 'custom', baseUrl: api.baseUrl, accountId: null, pageSize: PAGE_SIZE });
   profiles.use(profile.id);
   const cacheFile = cacheFilePath(dataDir, profile.id);
   mkdirSync(resolve(cacheFile, '..'), { recursive: true });
-  const scaleRaw: Record<string, unknown> = { contacts, orders, pageSize: PAGE_SIZE, ordersPageSize };
-  if (ordersPageSize !== PAGE_SIZE) log(`scale ${s}: orders are asked ${ordersPageSize} a page (pages of ${PAGE_SIZE} would be over the sync's character budget)`);
+  const scaleRaw: Record<string, unknown> = { contacts, orders, pageSize: PAGE_SIZE, contactsPageSize, ordersPageSize };
+  for (const [resource, size] of [['contacts', contactsPageSize], ['orders', ordersPageSize]] as const) {
+    if (size !== PAGE_SIZE) log(`scale ${s}: ${resource} are asked ${size} a page (pages of ${PAGE_SIZE} would be over the sync's character budget)`);
+  }
   raw[s] = scaleRaw;
   let synced = false;
   try {
@@ -327,7 +331,8 @@ async function runScale(contacts: number): Promise<void> {
 async function slowServer(): Promise<void> {
   // 100 pages either way: 100k contacts at 1,000 a page, or 10k at 100 a page (--quick).
   const contacts = quick ? 10_000 : 100_000;
-  const pageSize = quick ? 100 : PAGE_SIZE;
+  // Rows a request as the sync asks them (within its character budget: 1,000 contacts are).
+  const pageSize = syncPageSize('contacts', { contacts, orders: 0, seed: SEED }, quick ? 100 : PAGE_SIZE);
   const dir = resolve(benchDir, 'slow');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
