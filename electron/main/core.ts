@@ -24,6 +24,8 @@ function sampleApiWorkerUrl(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./sampleApi/worker.ts', import.meta.url) : new URL('./sampleApiWorker.js', import.meta.url);
 }
 import { startSync } from './sync/controller.ts';
+import type { SyncProcessLauncher } from './sync/process.ts';
+import type { SyncProcessStats } from './sync/worker.ts';
 
 /** What the core needs from the operating system; Electron and the test harness provide their own. */
 export interface PlatformServices {
@@ -34,6 +36,11 @@ export interface PlatformServices {
   openExternal(url: string): Promise<void>;
   /** Taskbar/dock progress: 0..1, or null to clear. */
   setProgress(fraction: number | null): void;
+  /**
+   * Starts a sync process (sync/process.ts). The app passes Electron's `utilityProcess`.
+   * @default `child_process.fork` (sync/process.ts `nodeSyncProcessLauncher`)
+   */
+  launchSyncProcess?: SyncProcessLauncher;
 }
 
 /** Sends a contract event to the page. */
@@ -65,6 +72,12 @@ export interface CoreOptions {
    * sources, `dbWorker.js` in the build); the benchmark points it at the built bundle.
    */
   cacheWorkerUrl?: URL;
+  /** Script of the sync process. @default beside the sync controller (the benchmark points it at the build) */
+  syncWorkerUrl?: URL;
+  /** Called with the id of each sync process started (the benchmark samples its memory). */
+  onSyncProcessStart?: (pid: number) => void;
+  /** Called with what a sync process used (peak RSS, CPU), measured by itself at its end. */
+  onSyncProcessEnd?: (stats: SyncProcessStats) => void;
 }
 
 /** The embedded sample API, started on demand, stoppable (the e2e tests take the service "offline"). */
@@ -295,7 +308,7 @@ export function createCore(options: CoreOptions): Core {
     }
     const file = cacheFilePath(options.dataDir, profile.id);
     try {
-      await cache(true); // migrations run before the sync worker opens the file
+      await cache(true); // migrations run before the sync process opens the file
     } catch (error) {
       sync = null;
       throw error;
@@ -304,6 +317,10 @@ export function createCore(options: CoreOptions): Core {
     void startSync({
       runId,
       profileId: profile.id,
+      ...(options.platform.launchSyncProcess ? { launcher: options.platform.launchSyncProcess } : {}),
+      ...(options.syncWorkerUrl ? { workerUrl: options.syncWorkerUrl } : {}),
+      ...(options.onSyncProcessStart ? { onProcessStart: options.onSyncProcessStart } : {}),
+      ...(options.onSyncProcessEnd ? { onProcessEnd: options.onSyncProcessEnd } : {}),
       onOutcome: (outcome) => {
         if (outcome === 'ok') setConnectivity(profile.id, 'online', null, true);
         else if (outcome === 'AUTH_REJECTED' || outcome === 'NETWORK_UNREACHABLE' || outcome === 'TIMEOUT') setConnectivity(profile.id, stateForError(outcome), null, false);

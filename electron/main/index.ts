@@ -12,6 +12,7 @@ import { createCore, type PlatformServices } from './core.ts';
 import { createHandlers } from './handlers.ts';
 import { hardenSession, hardenWebContents, isSafeExternalUrl } from './app/security.ts';
 import { buildMenuTemplate } from './app/menu.ts';
+import { utilitySyncProcessLauncher } from './app/syncProcess.ts';
 import { fitToDisplays, loadWindowState, saveWindowState, windowOptions } from './app/window.ts';
 import { registerIpc, webContentsEmitter } from './ipc/electronTransport.ts';
 import { logger, redact } from './log.ts';
@@ -52,6 +53,7 @@ if (!app.requestSingleInstanceLock()) {
     setProgress(fraction) {
       window?.setProgressBar(fraction === null ? -1 : Math.max(0, Math.min(1, fraction)));
     },
+    launchSyncProcess: utilitySyncProcessLauncher,
   };
 
   const minutes = (name: string): number | undefined => {

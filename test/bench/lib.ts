@@ -100,30 +100,33 @@ export interface RssParts {
   file: number | null;
 }
 
-/** Reads VmRSS / RssAnon / RssFile of this process. */
-export function rssParts(): RssParts {
+/** Reads VmRSS / RssAnon / RssFile of this process, or of process `pid` (zeros once it has exited). */
+export function rssParts(pid: number | 'self' = 'self'): RssParts {
   try {
-    const status = readFileSync('/proc/self/status', 'utf8');
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (name: string): number | null => {
       const m = new RegExp(`${name}:\\s+(\\d+)\\s+kB`).exec(status);
       return m ? Number(m[1]) * 1024 : null;
     };
     return { rss: kb('VmRSS') ?? process.memoryUsage().rss, anon: kb('RssAnon'), file: kb('RssFile') };
   } catch {
-    return { rss: process.memoryUsage().rss, anon: null, file: null };
+    return pid === 'self' ? { rss: process.memoryUsage().rss, anon: null, file: null } : { rss: 0, anon: null, file: null };
   }
 }
 
 /**
  * Samples {@link rssParts} every `everyMs`; `stop()` returns the largest value seen of each part
  * (the maxima may come from different moments). `label` tags later samples (e.g. the sync phase)
- * so that `byLabel` tells where the peak was.
+ * so that `byLabel` tells where the peak was. `pid` switches the sampled process (null: none yet;
+ * samples of a process that has exited count as zero).
  */
-export function rssSampler(everyMs = 20): { stop(): RssParts; readonly max: number; label: string; byLabel: Record<string, RssParts> } {
-  const max: RssParts = rssParts();
+export function rssSampler(everyMs = 20, pid: number | 'self' | null = 'self'): { stop(): RssParts; readonly max: number; label: string; byLabel: Record<string, RssParts>; pid: number | 'self' | null } {
+  const max: RssParts = { rss: 0, anon: null, file: null };
   const byLabel: Record<string, RssParts> = {};
   const state = {
     label: '',
+    /** The process sampled: this one, another (the sync process) once it is known, or none yet (null). */
+    pid,
     byLabel,
     stop() {
       clearInterval(timer);
@@ -140,12 +143,14 @@ export function rssSampler(everyMs = 20): { stop(): RssParts; readonly max: numb
     if (p.file !== null) into.file = Math.max(into.file ?? 0, p.file);
   };
   const sample = (): void => {
-    const p = rssParts();
+    if (state.pid === null) return;
+    const p = rssParts(state.pid);
     keep(max, p);
     if (state.label) keep((byLabel[state.label] ??= { rss: 0, anon: null, file: null }), p);
   };
   const timer = setInterval(sample, everyMs);
   timer.unref();
+  sample();
   return state;
 }
 

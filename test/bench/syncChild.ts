@@ -5,13 +5,16 @@
  * Modes:
  *  - `core`: exactly what the app does — a core (core.ts) with its database worker open, session
  *    tokens set through the `setCredentials` call, the `startSync` call through `dispatchCall`, then
- *    waiting for the `syncFinished` events (the core runs the sync controller → sync worker thread
+ *    waiting for the `syncFinished` events (the core runs the sync controller → the sync process
  *    with its default concurrency);
- *  - `controller`: `startSync` of sync/controller.ts directly (the sync worker, any concurrency);
- *  - `engine`: `runSync` on this process's main thread (what the app would suffer without the worker).
+ *  - `controller`: `startSync` of sync/controller.ts directly (the sync process, any concurrency);
+ *  - `engine`: `runSync` on this process's main thread (what the app would suffer without the
+ *    sync process).
+ * The sync process's memory is sampled by its pid while it runs and reported by itself at its end.
  * Prints one `BENCH_RESULT {…}` line (see {@link SyncChildResult}).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import type { SyncProgress, SyncRun } from '../../shared/contract.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
@@ -33,6 +36,8 @@ export interface SyncChildInput {
   mode: 'core' | 'controller' | 'engine';
   /** `core` mode: the data directory whose active profile owns `cacheFile`. */
   dataDir?: string;
+  /** The sync process's entry as the app ships it (`out/main/syncWorker.js`); default: the sources. */
+  syncWorker?: string;
 }
 
 /** Times of one resource, in ms since the sync started. */
@@ -51,7 +56,7 @@ export interface ResourceTiming {
 export interface SyncChildResult {
   mode: 'core' | 'controller' | 'engine';
   totalMs: number;
-  /** CPU time (user + system) of the process, every thread, over the sync, ms. */
+  /** CPU time (user + system) over the sync, ms: this process (every thread) plus the sync process(es). */
   cpuMs: number;
   runs: SyncRun[];
   timings: Partial<Record<Resource, ResourceTiming>>;
@@ -59,13 +64,22 @@ export interface SyncChildResult {
   maxEventLoopDelayMs: number;
   /** p99 of the event-loop delay, ms. */
   p99EventLoopDelayMs: number;
-  /** Peak RSS of the process (VmHWM, bytes), worker threads included. */
+  /**
+   * Peak RSS of the syncing process (bytes): the sync process as it measured itself (`ru_maxrss`,
+   * the largest of its attempts); in `engine` mode this process (VmHWM).
+   */
   peakRssBytes: number | null;
-  /** RSS before the sync started (bytes). */
+  /** RSS of this process — the main process: core, database worker — before the sync (bytes). */
   baseRssBytes: number;
-  /** Largest sampled RSS / RssAnon / RssFile over the sync, and per `resource:phase`. */
+  /** Peak RSS of this process (VmHWM, bytes) at the end of the sync. */
+  mainPeakRssBytes: number | null;
+  /** Largest sampled RSS / RssAnon / RssFile of the syncing process over the sync, and per `resource:phase`. */
   rssMax: RssParts;
   rssByPhase: Record<string, RssParts>;
+  /** Largest sampled RSS of this process while the sync ran (bytes). */
+  mainRssMax: RssParts;
+  /** The sync process's entry that ran (the build), or null: the sources. */
+  syncWorker: string | null;
   progressEvents: number;
 }
 
@@ -79,12 +93,15 @@ type StartSync = (options: {
   concurrency?: number;
   signal: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
+  workerUrl?: URL;
+  onProcessStart?: (pid: number) => void;
+  onProcessEnd?: (stats: { maxRssBytes: number; cpuMs: number }) => void;
 }) => Promise<SyncRun[]>;
 
 async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as SyncChildInput;
   const tokens = { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN };
-  // The app migrates the cache before it starts the sync worker (core.ts): do the same, untimed.
+  // The app migrates the cache before it starts the sync process (core.ts): do the same, untimed.
   const db = openCache(input.cacheFile);
   const controller = input.mode === 'controller' ? await importOptional<{ startSync?: StartSync }>('electron/main/sync/controller.ts') : null;
   const startSync = controller?.startSync ?? null;
@@ -96,10 +113,21 @@ async function main(): Promise<void> {
   const finished: SyncRun[] = [];
   let onFinished: (() => void) | null = null;
   let core: Core | null = null;
+  // The sync process reports what it used when it ends; its RSS is also sampled while it runs.
+  const rss = rssSampler(25, input.mode === 'engine' ? 'self' : null);
+  const syncProcesses: { maxRssBytes: number; cpuMs: number }[] = [];
+  const onProcessStart = (pid: number): void => {
+    rss.pid = pid;
+  };
+  const onProcessEnd = (stats: { maxRssBytes: number; cpuMs: number }): void => {
+    syncProcesses.push(stats);
+  };
+  const workerUrl = input.syncWorker ? pathToFileURL(input.syncWorker) : undefined;
   let call: ((name: string, payload: unknown) => Promise<unknown>) | null = null;
   if (input.mode === 'core') {
     core = createCore({
       dataDir: input.dataDir ?? '', version: 'bench', logFile: null, keychain: 'session-only', autoSyncAfterMinutes: 0,
+      onSyncProcessStart: onProcessStart, onSyncProcessEnd: onProcessEnd, ...(workerUrl ? { syncWorkerUrl: workerUrl } : {}),
       platform: { showSaveDialog: async () => null, showItemInFolder: () => {}, openExternal: async () => {}, setProgress: () => {} },
       emit: (event, payload) => {
         if (event === 'syncProgress') progressSink?.(payload as SyncProgress);
@@ -124,12 +152,13 @@ async function main(): Promise<void> {
   let events = 0;
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   const baseRss = process.memoryUsage().rss;
-  const rss = rssSampler(25);
+  const mainRss = rssSampler(25);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const onProgress = (p: Pick<SyncProgress, 'resource' | 'phase' | 'rowsDone'>): void => {
     events += 1;
     rss.label = `${p.resource}:${p.phase}`;
+    mainRss.label = rss.label;
     const now = performance.now() - t0;
     const t = (timings[p.resource] ??= { startMs: now, fetchedMs: null, indexingMs: null, doneMs: null, rows: 0 });
     if (p.phase === 'verifying' && t.fetchedMs === null) t.fetchedMs = now;
@@ -155,6 +184,7 @@ async function main(): Promise<void> {
     runs = await startSync({
       cacheFile: input.cacheFile, baseUrl: input.baseUrl, tokens, accountId: null, pageSize: input.pageSize,
       resources: input.resources, concurrency: input.concurrency, signal: new AbortController().signal, onProgress,
+      onProcessStart, onProcessEnd, ...(workerUrl ? { workerUrl } : {}),
     });
   } else {
     runs = await runSync(db, createHttpPageSource({ baseUrl: input.baseUrl, tokens }), {
@@ -164,21 +194,26 @@ async function main(): Promise<void> {
   }
   const totalMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  const mainPeak = peakRss();
   await core?.close();
   histogram.disable();
   const rssMax = rss.stop();
+  const mainRssMax = mainRss.stop();
   const result: SyncChildResult = {
     mode: core ? 'core' : startSync ? 'controller' : 'engine',
     totalMs,
-    cpuMs: (cpu.user + cpu.system) / 1000,
+    cpuMs: (cpu.user + cpu.system) / 1000 + syncProcesses.reduce((sum, p) => sum + p.cpuMs, 0),
     runs,
     timings,
     maxEventLoopDelayMs: histogram.max / 1e6,
     p99EventLoopDelayMs: histogram.percentile(99) / 1e6,
-    peakRssBytes: peakRss() ?? rss.max,
+    peakRssBytes: syncProcesses.length > 0 ? Math.max(...syncProcesses.map((p) => p.maxRssBytes)) : (mainPeak ?? rss.max),
     baseRssBytes: baseRss,
+    mainPeakRssBytes: mainPeak,
     rssMax,
     rssByPhase: rss.byLabel,
+    mainRssMax,
+    syncWorker: input.syncWorker ?? null,
     progressEvents: events,
   };
   report(result);

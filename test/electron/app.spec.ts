@@ -42,3 +42,31 @@ test('opens one window whose page sees window.letterdesk and no Node globals', a
     await app.close();
   }
 });
+
+test('syncs the sample profile in a utility process named "Letterdesk sync", which ends with the sync', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'letterdesk-electron-'));
+  const app = await electron.launch({ executablePath: binary!, args: [root], env: { ...process.env, LETTERDESK_DATA_DIR: dataDir, LETTERDESK_AUTO_SYNC_MINUTES: '0' } });
+  try {
+    const page = await app.firstWindow();
+    await page.waitForLoadState('domcontentloaded');
+    type Api = { on(event: string, listener: (payload: unknown) => void): () => void; startSync(input: unknown): Promise<{ ok: boolean }> };
+    const outcome = await page.evaluate(async () => {
+      const api = (window as unknown as { letterdesk: Api }).letterdesk;
+      const runs: { resource: string; outcome: string }[] = [];
+      const finished = new Promise<void>((resolve) => {
+        api.on('syncFinished', (run) => {
+          runs.push(run as { resource: string; outcome: string });
+          if (runs.length === 2 || (run as { outcome: string }).outcome !== 'succeeded') resolve();
+        });
+      });
+      const started = await api.startSync({ resources: ['contacts', 'orders'] });
+      if (started.ok) await finished;
+      return { started: started.ok, runs: runs.map((r) => [r.resource, r.outcome]) };
+    });
+    expect(outcome).toEqual({ started: true, runs: [['contacts', 'succeeded'], ['orders', 'succeeded']] });
+    // The sync process has ended with the sync (its memory is back with the system).
+    await expect.poll(() => app.evaluate(({ app: electronApp }) => electronApp.getAppMetrics().filter((m) => m.name === 'Letterdesk sync').length)).toBe(0);
+  } finally {
+    await app.close();
+  }
+});

@@ -1,6 +1,6 @@
 /**
  * The handler table over a real core: a temp data directory, the embedded sample API over loopback
- * HTTP, real SQLite caches, the sync worker. Exercises the first end-to-end slice through the same
+ * HTTP, real SQLite caches, the sync process. Exercises the first end-to-end slice through the same
  * `dispatchCall` the Electron transport and the Chromium harness use.
  */
 import { parse } from 'csv-parse/sync';

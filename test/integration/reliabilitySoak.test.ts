@@ -3,7 +3,7 @@
  * HTTP, each with a random mix of faults (5xx, 429 with Retry-After, dropped connections, truncated
  * bodies, HTML proxy pages, latency, drift) and random server edits between runs (deletes, inserts,
  * changes). The sync is the app's own path: `openCache` + `createHttpPageSource` + `runSync` on a
- * real SQLite file, exactly what the sync worker runs. Some runs also get schema-violating records,
+ * real SQLite file, exactly what the sync process runs. Some runs also get schema-violating records,
  * which must be kept (with their reason) like any other.
  *
  * After every run, per resource:

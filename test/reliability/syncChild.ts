@@ -1,6 +1,6 @@
 /**
  * Child process for the kill tests (test/integration/reliabilityKill.test.ts): runs exactly what the
- * sync worker runs — `openCache` + `createHttpPageSource` + `runSync` — on the cache file given in
+ * sync process runs — `openCache` + `createHttpPageSource` + `runSync` — on the cache file given in
  * SYNC_CACHE_FILE against SYNC_BASE_URL, and prints one line per progress event
  * (`progress <resource> <phase> <pagesDone> <pagesTotal>`) and finally `done <runs as JSON>`, so the
  * parent can SIGKILL it at a chosen point. The sample tokens are not secrets (sample data only).

@@ -288,7 +288,7 @@ describe('sync failures, drift, cancel, resume', () => {
     }
   });
 
-  it('startSync runs in a worker thread, reports progress and records the runs', async () => {
+  it('startSync runs the sync in a process of its own, reports progress and records the runs', async () => {
     const { startSync } = await import('../../electron/main/sync/controller.ts');
     const api = await startSampleApi({ contacts: 1200, orders: 200, seed: 2 });
     const file = join(dir, 'controller.sqlite');
@@ -312,18 +312,60 @@ describe('sync failures, drift, cancel, resume', () => {
     }
   });
 
-  it('a sync worker that runs out of its heap limit stops with the cause; the sync goes on in a worker with the next limit and completes', async () => {
+  it('a sync process that runs out of its heap limit ends with that cause, and the cache keeps its previous snapshot', async () => {
     const { startSync } = await import('../../electron/main/sync/controller.ts');
     const api = await startSampleApi({ contacts: 3000, orders: 300, seed: 4 });
     const file = join(dir, 'heap.sqlite');
     openCache(file).close();
-    const tiny = { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 };
-    const base = { cacheFile: file, baseUrl: api.baseUrl, tokens, accountId: null, pageSize: 1000 } as const;
+    const tiny = { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 };
     try {
-      const failed = await startSync({ ...base, resources: ['contacts'], heapLimits: [tiny] }).then(() => null, (e: unknown) => e);
-      expect(failed, 'a 4 MB heap cannot hold a page of 1,000 contacts').toMatchObject({ code: 'INTERNAL', cause: { code: 'ERR_WORKER_OUT_OF_MEMORY' } });
-      const runs = await startSync({ ...base, resources: ['contacts', 'orders'], runId: 'heap-run', heapLimits: [tiny, undefined] });
-      expect(runs.map((r) => [r.runId, r.resource, r.outcome, r.rows])).toEqual([['heap-run', 'contacts', 'succeeded', 3000], ['heap-run', 'orders', 'succeeded', 300]]);
+      const failed = await startSync({ cacheFile: file, baseUrl: api.baseUrl, tokens, accountId: null, pageSize: 1000, resources: ['contacts'], heapLimits: [tiny] }).then(() => null, (e: unknown) => e);
+      expect(failed, 'an 8 MB heap cannot hold the sync').toMatchObject({ code: 'INTERNAL', cause: { code: 'ERR_SYNC_PROCESS_EXIT', outOfMemory: true } });
+      expect((failed as Error).message).toMatch(/sync process stopped unexpectedly \(.*out of memory\)/);
+      const db = openCache(file, { skipCheck: true });
+      try {
+        expect((db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n).toBe(0);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a sync process killed mid-fetch is replaced by one with the next heap limit, which resumes from the pages written and completes', async () => {
+    const { startSync } = await import('../../electron/main/sync/controller.ts');
+    const api = await startSampleApi({ contacts: 3000, orders: 300, seed: 4 });
+    const file = join(dir, 'killed.sqlite');
+    openCache(file).close();
+    const pids: number[] = [];
+    const ends: { maxRssBytes: number; cpuMs: number }[] = [];
+    let killed = false;
+    try {
+      const runs = await startSync({
+        cacheFile: file, baseUrl: api.baseUrl, tokens, accountId: null, pageSize: 250, concurrency: 1, resources: ['contacts', 'orders'], runId: 'killed-run',
+        heapLimits: [undefined, undefined],
+        onProcessStart: (pid) => pids.push(pid),
+        onProcessEnd: (stats) => ends.push(stats),
+        onProgress: (p) => {
+          if (!killed && p.resource === 'contacts' && p.phase === 'fetching' && p.pagesDone >= 4) {
+            killed = true;
+            process.kill(pids[0] as number, 'SIGKILL');
+          }
+        },
+      });
+      expect(killed).toBe(true);
+      expect(pids).toHaveLength(2);
+      expect(pids[0]).not.toBe(process.pid);
+      expect(pids[1]).not.toBe(pids[0]);
+      expect(runs.map((r) => [r.runId, r.resource, r.outcome, r.rows])).toEqual([['killed-run', 'contacts', 'succeeded', 3000], ['killed-run', 'orders', 'succeeded', 300]]);
+      // Only the process that reported a result reports what it used.
+      expect(ends).toHaveLength(1);
+      expect(ends[0]?.maxRssBytes).toBeGreaterThan(10 * 2 ** 20);
+      expect(ends[0]?.cpuMs).toBeGreaterThan(0);
+      // 12 pages of contacts. The first process asked page 0 and at least 4 more; reading all 12
+      // again would make ≥ 17 requests, resuming makes page 0 again plus the pages not yet written.
+      expect(api.stats().byEndpoint.contacts, 'the second process resumed instead of starting over').toBeLessThanOrEqual(16);
       const db = openCache(file, { skipCheck: true });
       try {
         expect((db.prepare('SELECT count(*) AS n FROM contacts').get() as { n: number }).n).toBe(3000);

@@ -538,7 +538,7 @@ export function createProgram(io: CliIo): Command {
       const cacheFile = cacheFilePath(dataDir, p.id);
       const { openCache } = await lazy.cache();
       const { startSync } = await lazy.sync();
-      openCache(cacheFile).close(); // create / migrate before the sync worker opens it
+      openCache(cacheFile).close(); // create / migrate before the sync process opens it
       const resources: Resource[] = what === 'all' ? [...RESOURCES] : [what];
       const view = syncProgressView(io);
       const started = performance.now();

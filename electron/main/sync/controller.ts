@@ -1,14 +1,15 @@
 /**
- * Starting a sync from the main process (issue 4 "Sync"): spawns the sync worker (worker.ts), relays
- * progress and request outcomes, forwards cancellation, and resolves with the recorded runs.
+ * Starting a sync from the main process (issue 4 "Sync"): starts the sync process (process.ts,
+ * entry worker.ts), relays progress and request outcomes, forwards cancellation, and resolves with
+ * the recorded runs.
  */
 import { randomUUID } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
 import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import { fromErrorPayload, LetterdeskError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../log.ts';
-import type { SyncWorkerData, SyncWorkerMessage } from './worker.ts';
+import { heapLimitArgs, nodeSyncProcessLauncher, type SyncHeapLimit, type SyncProcessLauncher } from './process.ts';
+import type { SyncControlMessage, SyncProcessStats, SyncWorkerData, SyncWorkerMessage } from './worker.ts';
 
 /** Options of {@link startSync}. */
 export interface StartSyncOptions {
@@ -35,17 +36,25 @@ export interface StartSyncOptions {
   /** Override of the worker script location. */
   workerUrl?: URL;
   /** Override of {@link SYNC_WORKER_HEAP_LIMITS} (tests). */
-  heapLimits?: readonly (Worker['resourceLimits'] | undefined)[];
+  heapLimits?: readonly (SyncHeapLimit | undefined)[];
+  /** How the sync process is started. @default {@link nodeSyncProcessLauncher} (the app passes Electron's) */
+  launcher?: SyncProcessLauncher;
+  /** Called with the id of each sync process started (the benchmark samples its memory). */
+  onProcessStart?: (pid: number) => void;
+  /** Called with what each sync process used, measured by itself, when it reports its result. */
+  onProcessEnd?: (stats: SyncProcessStats) => void;
 }
 
-/** Where the sync worker script is (`.ts` source, or `syncWorker.js` beside the built main bundle). */
+/** Where the sync process's entry is (`.ts` source, or `syncWorker.js` beside the built main bundle). */
 export function defaultSyncWorkerUrl(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./syncWorker.js', import.meta.url);
 }
 
 /**
- * Heap limits of the sync worker's JavaScript heap, one per attempt (issue 8, peak RSS of the syncing
- * process ≤ 300 MB). Parsing pages makes garbage fast, and without a limit V8 lets the heap grow to
+ * Heap limits of the sync process's JavaScript heap, one per attempt (issue 8, peak RSS of the syncing
+ * process ≤ 300 MB). Measured while the sync ran in a worker thread of the main process (before
+ * 25 Nov); the young generation is passed as its semi-space (process.ts `heapLimitArgs`).
+ * Parsing pages makes garbage fast, and without a limit V8 lets the heap grow to
  * hundreds of MB before it collects: sync of 300,000 contacts (core + database worker + sync worker),
  * peak RSS 435–503 MiB without a limit, 269 MiB with 64 MiB old / 8 MiB young generation (16 MiB
  * young: 281 MiB); 30,000 orders 420 → 274 MiB; 1,000,000 contacts 485 → 285 MiB (16 MiB young:
@@ -54,22 +63,25 @@ export function defaultSyncWorkerUrl(): URL {
  * (orders 250 a page), peak RSS 302–309 MiB with 64 MiB, 273 MiB with 48 (orders 56 → 58 s), 255–264
  * MiB with 40 (orders 62–65 s, and the main thread's event loop stalled 70–107 ms while the worker
  * collected), 248 MiB with 32 (orders 87 s). A page too large
- * for a limit stops that worker with ERR_WORKER_OUT_OF_MEMORY; the sync then goes on in a new
- * worker with the next, larger limit (the last attempt has none), resuming from the pages already
+ * for a limit ends that process (V8: heap out of memory); the sync then goes on in a new process
+ * with the next, larger limit (the last attempt has none), resuming from the pages already
  * written, so a limit can cost time but never a sync.
  */
-export const SYNC_WORKER_HEAP_LIMITS: readonly (Worker['resourceLimits'] | undefined)[] = [
+export const SYNC_WORKER_HEAP_LIMITS: readonly (SyncHeapLimit | undefined)[] = [
   { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 },
   { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 },
   undefined,
 ];
 
 /**
- * Runs a sync of `resources` in a worker thread (again in a new worker with a larger heap limit if
- * the worker runs out of memory, see {@link SYNC_WORKER_HEAP_LIMITS}).
+ * Runs a sync of `resources` in a sync process (process.ts, worker.ts), again in a new process with
+ * a larger heap limit if the process ends without a result — out of memory, or killed — see
+ * {@link SYNC_WORKER_HEAP_LIMITS}; each new process resumes from the pages already written.
  * @returns one SyncRun per resource attempted; a 401/403 gives a run with outcome `failed` and
  *   error code AUTH_REJECTED (and stops the remaining resources); a cancel gives `cancelled`
- * @throws LetterdeskError when the worker itself cannot run (e.g. CACHE_DAMAGED on open)
+ * @throws LetterdeskError when the sync process itself cannot run (e.g. CACHE_DAMAGED on open), or
+ *   INTERNAL when the last attempt also ended without a result (its `cause` is a
+ *   {@link SyncProcessFailure})
  */
 export async function startSync(options: StartSyncOptions): Promise<SyncRun[]> {
   const runId = options.runId ?? randomUUID();
@@ -79,18 +91,31 @@ export async function startSync(options: StartSyncOptions): Promise<SyncRun[]> {
     const ended = new Set(runs.map((r) => r.resource));
     const resources = options.resources.filter((r) => !ended.has(r));
     try {
-      await runWorker({ ...options, resources, runId }, limits[attempt], (run) => runs.push(run));
+      await runProcess({ ...options, resources, runId }, limits[attempt], (run) => runs.push(run));
       return runs;
     } catch (error) {
-      const outOfMemory = (error as { cause?: { code?: string } }).cause?.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      if (!outOfMemory || attempt + 1 >= limits.length || options.signal?.aborted) throw error;
-      logger.warn(`sync: the sync worker ran out of memory with a heap limit of ${limits[attempt]?.maxOldGenerationSizeMb ?? '∞'} MB; continuing with ${limits[attempt + 1]?.maxOldGenerationSizeMb ?? 'no'} limit`);
+      const failure = (error as { cause?: SyncProcessFailure }).cause;
+      if (failure?.code !== 'ERR_SYNC_PROCESS_EXIT' || attempt + 1 >= limits.length || options.signal?.aborted) throw error;
+      const limit = limits[attempt]?.maxOldGenerationSizeMb;
+      const next = limits[attempt + 1]?.maxOldGenerationSizeMb;
+      logger.warn(`sync: the sync process ${failure.outOfMemory ? 'ran out of memory' : 'ended without a result'} (heap limit ${limit ?? 'none'} MB, ${failure.exit}); continuing with ${next === undefined ? 'no' : `${next} MB`} limit`);
     }
   }
 }
 
-/** One sync worker: resolves when it posted `done`, rejects on its error or exit. */
-function runWorker(options: StartSyncOptions & { runId: string }, resourceLimits: Worker['resourceLimits'] | undefined, onRun: (run: SyncRun) => void): Promise<void> {
+/** The `cause` of the error of a sync process that ended without reporting a result. */
+export interface SyncProcessFailure {
+  code: 'ERR_SYNC_PROCESS_EXIT';
+  /** "exit code 134", "signal SIGKILL" … */
+  exit: string;
+  /** V8 reported that the heap limit was reached (stderr). */
+  outOfMemory: boolean;
+}
+
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i;
+
+/** One sync process: resolves when it posted `done`, rejects on its error or exit. */
+function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: SyncHeapLimit | undefined, onRun: (run: SyncRun) => void): Promise<void> {
   const data: SyncWorkerData = {
     cacheFile: options.cacheFile,
     baseUrl: options.baseUrl,
@@ -102,10 +127,13 @@ function runWorker(options: StartSyncOptions & { runId: string }, resourceLimits
     runId: options.runId,
     profileId: options.profileId ?? '',
   };
-  const worker = new Worker(options.workerUrl ?? defaultSyncWorkerUrl(), { workerData: data, ...(resourceLimits ? { resourceLimits } : {}) });
+  const launch = options.launcher ?? nodeSyncProcessLauncher;
+  const child = launch(options.workerUrl ?? defaultSyncWorkerUrl(), heapLimitArgs(heapLimit));
+  if (child.pid !== undefined) options.onProcessStart?.(child.pid);
   return new Promise<void>((resolve, reject) => {
     let settled = false;
-    const onAbort = () => worker.postMessage({ type: 'cancel' });
+    const onAbort = () => child.postMessage({ type: 'cancel' } satisfies SyncControlMessage);
+    child.postMessage({ type: 'start', data } satisfies SyncControlMessage);
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (fn: () => void) => {
@@ -114,14 +142,26 @@ function runWorker(options: StartSyncOptions & { runId: string }, resourceLimits
       options.signal?.removeEventListener('abort', onAbort);
       fn();
     };
-    worker.on('message', (msg: SyncWorkerMessage) => {
+    const ended = (stats: SyncProcessStats) => {
+      // The process has closed the cache before its last message: nothing left to wait for.
+      child.kill();
+      logger.info(`sync process: peak RSS ${Math.round(stats.maxRssBytes / 2 ** 20)} MiB, CPU ${Math.round(stats.cpuMs)} ms`);
+      options.onProcessEnd?.(stats);
+    };
+    child.onMessage((message) => {
+      const msg = message as SyncWorkerMessage;
       if (msg.type === 'progress') options.onProgress?.(msg.value);
       else if (msg.type === 'outcome') options.onOutcome?.(msg.value);
       else if (msg.type === 'run') onRun(msg.run);
-      else if (msg.type === 'done') finish(resolve);
-      else if (msg.type === 'error') finish(() => reject(fromErrorPayload(msg.error)));
+      else if (msg.type === 'done') finish(() => (ended(msg.stats), resolve()));
+      else if (msg.type === 'error') finish(() => (ended(msg.stats), reject(fromErrorPayload(msg.error))));
     });
-    worker.on('error', (e) => finish(() => reject(new LetterdeskError('INTERNAL', `The sync worker failed: ${e.message}. Details are in the log file.`, { cause: e }))));
-    worker.on('exit', (code) => finish(() => reject(new LetterdeskError('INTERNAL', `The sync worker stopped unexpectedly (exit ${code}). Details are in the log file.`))));
+    child.onExit((exit) => {
+      if (settled) return;
+      const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+      const failure: SyncProcessFailure = { code: 'ERR_SYNC_PROCESS_EXIT', exit: how, outOfMemory: OUT_OF_MEMORY.test(exit.stderrTail) };
+      if (exit.stderrTail.trim()) logger.error(`sync process ended without a result (${how}); its last output:\n${exit.stderrTail.trim()}`);
+      finish(() => reject(new LetterdeskError('INTERNAL', `The sync process stopped unexpectedly (${how}${failure.outOfMemory ? ', out of memory' : ''}). Details are in the log file.`, { cause: failure })));
+    });
   });
 }

@@ -1,7 +1,7 @@
 /**
  * The sync engine (issue 4 "Sync", DESIGN.md "Sync"): a full, paged mirror of each resource into
  * staging, verified, then published in one transaction. Plain async code over one better-sqlite3
- * connection and a {@link PageSource}; the sync worker (worker.ts) is a thin shell around
+ * connection and a {@link PageSource}; the sync process (worker.ts) is a thin shell around
  * {@link runSync}, and tests, the CLI and the benchmark can call it directly.
  *
  * Per resource:

@@ -1,9 +1,13 @@
 /**
- * The sync worker thread: its own connection to the cache, the network, parsing and writes, all off
- * the main thread (the query worker keeps serving the last published snapshot meanwhile; WAL).
- * A thin shell around {@link runSync}; started by controller.ts.
+ * The sync process (process.ts): its own connection to the cache, the network, parsing and writes,
+ * all outside the main process (the query worker keeps serving the last published snapshot
+ * meanwhile; WAL). A thin shell around {@link runSync}; started by controller.ts, which sends one
+ * `start` message with {@link SyncWorkerData} and may send `cancel`.
+ *
+ * Runs under Electron's utility process (`process.parentPort`) or as a Node child with an IPC
+ * channel (`process.send`). Before its last message ('done' or 'error') it has closed the cache,
+ * so the controller can end the process as soon as that message arrives.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import { toErrorPayload, type ErrorCode, type ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
@@ -11,7 +15,7 @@ import { openCache, useBulkWriteSettings } from '../cache/db.ts';
 import { runSync } from './engine.ts';
 import { createHttpPageSource } from './httpSource.ts';
 
-/** What `workerData` holds. */
+/** What the `start` message holds. */
 export interface SyncWorkerData {
   cacheFile: string;
   baseUrl: string;
@@ -24,53 +28,107 @@ export interface SyncWorkerData {
   profileId: string;
 }
 
+/** Messages from the controller. */
+export type SyncControlMessage = { type: 'start'; data: SyncWorkerData } | { type: 'cancel' };
+
+/** What the sync process used, measured by itself at the end (`process.resourceUsage()`). */
+export interface SyncProcessStats {
+  /** Peak resident set size of the sync process, bytes (the OS's `ru_maxrss`). */
+  maxRssBytes: number;
+  /** CPU time of the process (user + system, all threads), ms. */
+  cpuMs: number;
+}
+
 /** Messages to the controller. */
 export type SyncWorkerMessage =
   | { type: 'progress'; value: SyncProgress }
   | { type: 'outcome'; value: 'ok' | ErrorCode }
   /** One resource's run has ended (posted before the next resource starts). */
   | { type: 'run'; run: SyncRun }
-  | { type: 'done'; runs: SyncRun[] }
-  | { type: 'error'; error: ErrorPayload };
+  | { type: 'done'; runs: SyncRun[]; stats: SyncProcessStats }
+  | { type: 'error'; error: ErrorPayload; stats: SyncProcessStats };
 
-const port = parentPort;
-if (port) {
-  const data = workerData as SyncWorkerData;
-  const abort = new AbortController();
-  port.on('message', (msg: { type: string }) => {
-    if (msg.type === 'cancel') abort.abort();
-  });
-  const post = (m: SyncWorkerMessage) => port.postMessage(m);
-  void (async () => {
-    let db: ReturnType<typeof openCache> | null = null;
+/** The channel to the controller, whichever runtime started this process. */
+interface ParentChannel {
+  post(message: SyncWorkerMessage): void;
+  onMessage(listener: (message: SyncControlMessage) => void): void;
+}
+
+function parentChannel(): ParentChannel | null {
+  const electronPort = (process as { parentPort?: { postMessage(m: unknown): void; on(e: 'message', l: (e: { data: unknown }) => void): void } }).parentPort;
+  if (electronPort) {
+    return {
+      post: (m) => electronPort.postMessage(m),
+      onMessage: (listener) => electronPort.on('message', (e) => listener(e.data as SyncControlMessage)),
+    };
+  }
+  const send = process.send?.bind(process);
+  if (!send) return null;
+  return {
+    post: (m) => {
+      if (process.connected) send(m);
+    },
+    onMessage: (listener) => process.on('message', (m) => listener(m as SyncControlMessage)),
+  };
+}
+
+function stats(): SyncProcessStats {
+  const usage = process.resourceUsage();
+  return { maxRssBytes: usage.maxRSS * 1024, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 };
+}
+
+async function run(data: SyncWorkerData, signal: AbortSignal, post: (m: SyncWorkerMessage) => void): Promise<SyncWorkerMessage> {
+  let db: ReturnType<typeof openCache> | null = null;
+  try {
+    db = openCache(data.cacheFile, { skipCheck: true });
+    // This connection stages and rebuilds the whole resource: bounded memory (issue 8, peak RSS
+    // of the syncing process ≤ 300 MB) and few checkpoints (see db.ts).
+    useBulkWriteSettings(db);
+    const source = createHttpPageSource({
+      baseUrl: data.baseUrl,
+      tokens: data.tokens,
+      accountId: data.accountId,
+      onOutcome: (value) => post({ type: 'outcome', value }),
+    });
+    const runs = await runSync(db, source, {
+      resources: data.resources,
+      pageSize: data.pageSize,
+      concurrency: data.concurrency,
+      runId: data.runId,
+      profileId: data.profileId,
+      accountId: data.accountId,
+      signal,
+      onProgress: (value) => post({ type: 'progress', value }),
+      onRun: (run) => post({ type: 'run', run }),
+    });
+    db.close();
+    db = null;
+    return { type: 'done', runs, stats: stats() };
+  } catch (error) {
     try {
-      db = openCache(data.cacheFile, { skipCheck: true });
-      // This connection stages and rebuilds the whole resource: bounded memory (issue 8, peak RSS
-      // of the syncing process ≤ 300 MB) and few checkpoints (see db.ts).
-      useBulkWriteSettings(db);
-      const source = createHttpPageSource({
-        baseUrl: data.baseUrl,
-        tokens: data.tokens,
-        accountId: data.accountId,
-        onOutcome: (value) => post({ type: 'outcome', value }),
-      });
-      const runs = await runSync(db, source, {
-        resources: data.resources,
-        pageSize: data.pageSize,
-        concurrency: data.concurrency,
-        runId: data.runId,
-        profileId: data.profileId,
-        accountId: data.accountId,
-        signal: abort.signal,
-        onProgress: (value) => post({ type: 'progress', value }),
-        onRun: (run) => post({ type: 'run', run }),
-      });
-      post({ type: 'done', runs });
-    } catch (error) {
-      post({ type: 'error', error: toErrorPayload(error) });
-    } finally {
       db?.close();
-      port.close();
+    } catch {
+      // the error above is the one to report
     }
-  })();
+    return { type: 'error', error: toErrorPayload(error), stats: stats() };
+  }
+}
+
+const channel = parentChannel();
+if (channel) {
+  const abort = new AbortController();
+  let started = false;
+  channel.onMessage((message) => {
+    if (message.type === 'cancel') abort.abort();
+    else if (message.type === 'start' && !started) {
+      started = true;
+      void run(message.data, abort.signal, channel.post).then(channel.post);
+    }
+  });
+  // A Node parent that goes away (crash, kill) closes the channel: stop instead of syncing for
+  // nobody. The staging written so far lets the next sync resume.
+  process.once('disconnect', () => {
+    abort.abort();
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
 }

@@ -1,0 +1,52 @@
+/**
+ * The app's {@link SyncProcessLauncher}: the sync runs in an Electron utility process (Chromium's
+ * service process with Node.js, the process type Electron provides for heavy work outside the main
+ * process; `child_process.fork` of the Electron binary is not meant for that). Same protocol as the
+ * Node launcher (sync/process.ts): structured-clone messages, the sync's entry script, heap limits
+ * as runtime flags.
+ *
+ * Not run by the tests on machines without an Electron binary; the Node launcher, which the CLI,
+ * the tests and the benchmark use, runs the same entry and protocol.
+ */
+import { utilityProcess } from 'electron';
+import { fileURLToPath } from 'node:url';
+import type { SyncProcess, SyncProcessExit, SyncProcessLauncher } from '../sync/process.ts';
+
+/** Bytes of stderr kept for the log (V8's out-of-memory report). */
+const STDERR_TAIL = 4096;
+
+/** Starts the sync entry in a utility process named "Letterdesk sync" (Task Manager, app metrics). */
+export const utilitySyncProcessLauncher: SyncProcessLauncher = (script, execArgv): SyncProcess => {
+  const child = utilityProcess.fork(fileURLToPath(script), [], {
+    execArgv,
+    serviceName: 'Letterdesk sync',
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  let stderrTail = '';
+  child.stderr?.on('data', (chunk: Buffer | string) => {
+    stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL);
+  });
+  let exited = false;
+  const exitListeners: ((exit: SyncProcessExit) => void)[] = [];
+  child.once('exit', (code) => {
+    exited = true;
+    for (const listener of exitListeners) listener({ code, signal: null, stderrTail });
+  });
+  return {
+    get pid() {
+      return child.pid;
+    },
+    postMessage(message) {
+      if (!exited) child.postMessage(message);
+    },
+    onMessage(listener) {
+      child.on('message', listener);
+    },
+    onExit(listener) {
+      exitListeners.push(listener);
+    },
+    kill() {
+      if (!exited) child.kill();
+    },
+  };
+};

@@ -1,0 +1,106 @@
+/**
+ * The operating-system process a sync runs in (issue 8, sync memory; issue 4 "Sync"). The sync is
+ * the one job that holds megabytes of JSON per page for minutes; in a process of its own its peak
+ * memory is its own (not added to the window's, the query worker's and the main thread's), a heap
+ * limit applies to it alone, and everything it allocated goes back to the system when it exits —
+ * freed memory in a long-lived process mostly stays in the allocator's arenas.
+ *
+ * Two launchers, one protocol (structured-clone messages both ways):
+ * - {@link nodeSyncProcessLauncher}: `child_process.fork` with an IPC channel ('advanced'
+ *   serialisation). Used by the CLI, the tests and the benchmark, and the default.
+ * - the Electron app passes its own launcher (electron/main/index.ts: Electron's `utilityProcess`,
+ *   the process type Electron provides for this; `child_process.fork` of the Electron binary is
+ *   not meant for that).
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** V8 heap limits of a sync process, in MiB (undefined = V8's defaults). */
+export interface SyncHeapLimit {
+  /** Old generation (`--max-old-space-size`). */
+  maxOldGenerationSizeMb: number;
+  /** Young generation; passed as its semi-space, a third of it (`--max-semi-space-size`, ≥ 1). */
+  maxYoungGenerationSizeMb: number;
+}
+
+/** How a sync process ended. */
+export interface SyncProcessExit {
+  /** Exit code, or null when a signal ended it. */
+  code: number | null;
+  /** The signal that ended it (Node launcher only), else null. */
+  signal: string | null;
+  /** The last few KB of what it wrote to stderr (V8's "heap out of memory" report, a native crash). */
+  stderrTail: string;
+}
+
+/** A running sync process, as the controller sees it. */
+export interface SyncProcess {
+  /** Its process id (undefined if it could not be started). */
+  readonly pid: number | undefined;
+  /** Sends a message (structured clone). Ignored once the process has exited. */
+  postMessage(message: unknown): void;
+  /** Every message the process sends. */
+  onMessage(listener: (message: unknown) => void): void;
+  /** Called once when the process has exited, for whatever reason (including failure to start). */
+  onExit(listener: (exit: SyncProcessExit) => void): void;
+  /** Ends the process at once (after it reported its result, or when giving up on it). */
+  kill(): void;
+}
+
+/**
+ * Starts `script` as a sync process.
+ * @param script the entry (`worker.ts` from sources, `syncWorker.js` beside the built main bundle)
+ * @param execArgv runtime flags for the new process (the heap limit, see {@link heapLimitArgs})
+ */
+export type SyncProcessLauncher = (script: URL, execArgv: string[]) => SyncProcess;
+
+/** Runtime flags for a heap limit (none for undefined: V8's defaults). */
+export function heapLimitArgs(limit: SyncHeapLimit | undefined): string[] {
+  if (!limit) return [];
+  const semiSpace = Math.max(1, Math.round(limit.maxYoungGenerationSizeMb / 3));
+  return [`--max-old-space-size=${limit.maxOldGenerationSizeMb}`, `--max-semi-space-size=${semiSpace}`];
+}
+
+/** Bytes of stderr kept for the log: enough for V8's out-of-memory report. */
+const STDERR_TAIL = 4096;
+
+/** {@link SyncProcessLauncher} over `child_process.fork` (plain Node: CLI, tests, benchmark). */
+export const nodeSyncProcessLauncher: SyncProcessLauncher = (script, execArgv) => {
+  const child = fork(fileURLToPath(script), [], {
+    execArgv,
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+  });
+  let stderrTail = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL);
+  });
+  let exited = false;
+  const exitListeners: ((exit: SyncProcessExit) => void)[] = [];
+  const exit = (info: Omit<SyncProcessExit, 'stderrTail'>) => {
+    if (exited) return;
+    exited = true;
+    for (const listener of exitListeners) listener({ ...info, stderrTail });
+  };
+  // 'close' comes after stdio has ended, so the stderr tail is complete.
+  child.once('close', (code, signal) => exit({ code, signal }));
+  child.once('error', (error) => {
+    stderrTail = (stderrTail + String(error)).slice(-STDERR_TAIL);
+    if (child.pid === undefined) exit({ code: null, signal: null });
+  });
+  return {
+    pid: child.pid,
+    postMessage(message) {
+      if (!exited && child.connected) child.send(message as Parameters<typeof child.send>[0], (error) => void error);
+    },
+    onMessage(listener) {
+      child.on('message', listener);
+    },
+    onExit(listener) {
+      exitListeners.push(listener);
+    },
+    kill() {
+      if (!exited) child.kill('SIGKILL');
+    },
+  };
+};
