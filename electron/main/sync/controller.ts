@@ -52,23 +52,21 @@ export function defaultSyncWorkerUrl(): URL {
 
 /**
  * Heap limits of the sync process's JavaScript heap, one per attempt (issue 8, peak RSS of the syncing
- * process ≤ 300 MB). Measured while the sync ran in a worker thread of the main process (before
- * 25 Nov); the young generation is passed as its semi-space (process.ts `heapLimitArgs`).
- * Parsing pages makes garbage fast, and without a limit V8 lets the heap grow to
- * hundreds of MB before it collects: sync of 300,000 contacts (core + database worker + sync worker),
- * peak RSS 435–503 MiB without a limit, 269 MiB with 64 MiB old / 8 MiB young generation (16 MiB
- * young: 281 MiB); 30,000 orders 420 → 274 MiB; 1,000,000 contacts 485 → 285 MiB (16 MiB young:
- * 303 MiB), the fetch phase as fast as without a limit. Since pages stay within about 1 MiB of JSON
- * (engine.ts `PAGE_CHARS_BUDGET`), 48 MiB is enough: sync of 1,000,000 contacts + 300,000 orders
- * (orders 250 a page), peak RSS 302–309 MiB with 64 MiB, 273 MiB with 48 (orders 56 → 58 s), 255–264
- * MiB with 40 (orders 62–65 s, and the main thread's event loop stalled 70–107 ms while the worker
- * collected), 248 MiB with 32 (orders 87 s). A page too large
+ * process ≤ 300 MB; the young generation is passed as its semi-space, process.ts `heapLimitArgs`).
+ * Parsing pages makes garbage fast, and without a limit V8 lets the heap grow to hundreds of MB
+ * before it collects (a sync of 30,000 orders in the sync process: 355–380 MiB). Measured in the
+ * sync process (24 Nov, late evening; 30,000 orders, 250 a page, three runs each): 48/8 MiB
+ * old/young 5.4–5.7 s, 164–168 MiB; 64/16 5.1–5.4 s, 178–183 MiB; **96/32** 5.0–5.2 s, 197–217
+ * MiB; no limit 4.95–5.0 s, 355–380 MiB. With 96/32 the sync of 1,000,000 contacts + 300,000
+ * orders peaks at 251 MiB (48/8: 202 MiB) and reads 1M contacts 3 s faster. (When the sync ran in a
+ * worker thread of the main process, before 24 Nov, late evening, the process also held the core
+ * and the database worker, and the limit was 48/8 for a peak of 272–293 MiB.) A page too large
  * for a limit ends that process (V8: heap out of memory); the sync then goes on in a new process
  * with the next, larger limit (the last attempt has none), resuming from the pages already
  * written, so a limit can cost time but never a sync.
  */
 export const SYNC_WORKER_HEAP_LIMITS: readonly (SyncHeapLimit | undefined)[] = [
-  { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 },
+  { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 },
   { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 },
   undefined,
 ];
