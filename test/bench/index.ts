@@ -34,6 +34,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { ExportRequest } from '../../shared/contract.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
@@ -258,7 +259,7 @@ async function runScale(contacts: number): Promise<void> {
         });
         addMax(`${s}.sync.eventLoopDelay`, `${s}: main-thread event-loop delay during the sync (max)`, result.maxEventLoopDelayMs, 50, 'ms', `${via}; p99 ${fmt(result.p99EventLoopDelayMs)} ms; floor = an idle process at the same time`, idleMaxDelayMs);
         const both = result.mainRssMax.rss + result.rssMax.rss;
-        addMax(`${s}.sync.peakRss`, `${s}: peak RSS of the syncing process`, mb(result.peakRssBytes), 300, 'MB', `the issue's unit, 10^6 bytes: ${fmt(mib(result.peakRssBytes))} MiB; ${result.mode === 'engine' ? 'VmHWM of the process' : `the sync process (${result.syncWorker ?? 'from the sources'}) as it measured itself (ru_maxrss); sampled every 25 ms: largest anonymous ${fmt(mib(result.rssMax.anon))} MiB, file-backed (the node binary's code, libraries) ${fmt(mib(result.rssMax.file))} MiB, peak phase ${peakPhase(result.rssByPhase)}; the main process (core, database worker) meanwhile: ${fmt(mib(result.baseRssBytes))} MiB before the sync, largest ${fmt(mib(result.mainRssMax.rss))} MiB; the two sampled together at most ${fmt(mib(both))} MiB`}`);
+        addMax(`${s}.sync.peakRss`, `${s}: peak RSS of the syncing process`, mb(result.peakRssBytes), 300, 'MB', `the issue's unit, 10^6 bytes: ${fmt(mib(result.peakRssBytes))} MiB; ${result.mode === 'engine' ? 'VmHWM of the process' : `the sync process (${result.syncWorker ?? 'from the sources'}) as it measured itself (ru_maxrss); sampled every 25 ms: largest anonymous ${fmt(mib(result.rssMax.anon))} MiB, file-backed (the node binary's code, libraries) ${fmt(mib(result.rssMax.file))} MiB, peak phase ${peakPhase(result.rssByPhase)}; the main process (core, database worker) meanwhile: ${fmt(mib(result.baseRssBytes))} MiB before the sync, largest ${fmt(mib(result.mainRssMax.rss))} MiB (anonymous ${fmt(mib(result.mainRssMax.anon))}, file-backed ${fmt(mib(result.mainRssMax.file))}); the two sampled together at most ${fmt(mib(both))} MiB`}`);
       } catch (error) {
         failed(`${s}.sync`, `${s}: full sync`, error);
       }
@@ -362,8 +363,13 @@ async function slowServer(): Promise<void> {
       const tn = runs[CONCURRENCY]?.timings.contacts;
       const buildMs = tn?.doneMs && tn.fetchedMs ? tn.doneMs - tn.fetchedMs : null;
       const bound = t1?.doneMs && buildMs !== null ? t1.doneMs / ((pages * SLOW_LATENCY_MS) / CONCURRENCY + buildMs) : null;
+      // And whatever overlaps with what: the sync's CPU time on this machine's cores is a floor
+      // for any schedule of the same work, so T(1) / (CPU / cores) bounds the ratio too.
+      const cores = availableParallelism();
+      const cpuMs = runs[CONCURRENCY]?.cpuMs ?? null;
+      const cpuBound = t1?.doneMs && cpuMs ? t1.doneMs / (cpuMs / cores) : null;
       addRatio('slow.rate', `slow server (+50 ms/page, ${label(contacts)} contacts, ${pageSize}/page): sync rate, ${CONCURRENCY} in flight vs 1`, many.e2e, one.e2e, 'rows/s', 3.5,
-        `floor = the rate with 1 in flight; end to end incl. index build; the build after the last page took ${fmt(buildMs)} ms, so with every page at the latency bound the ratio could reach at most ${bound === null ? '—' : bound.toFixed(2)}`, label(contacts));
+        `floor = the rate with 1 in flight; end to end incl. index build; the build after the last page took ${fmt(buildMs)} ms, so with every page at the latency bound the ratio could reach at most ${bound === null ? '—' : bound.toFixed(2)}; the sync took ${fmt(cpuMs)} ms of CPU, so even spread over all ${cores} cores with everything overlapped it could reach at most ${cpuBound === null ? '—' : cpuBound.toFixed(2)}`, label(contacts));
       // Where a page's time goes: with 1 in flight a page costs the 50 ms latency plus the work of
       // the server and of the sync process; with n in flight the pages arrive every `every` ms. When
       // `every` stays well above 50 / n, the sync process's own work per page (parse, validate,
