@@ -10,10 +10,7 @@
  */
 import { utilityProcess } from 'electron';
 import { fileURLToPath } from 'node:url';
-import type { SyncProcess, SyncProcessExit, SyncProcessLauncher } from '../sync/process.ts';
-
-/** Bytes of stderr kept for the log (V8's out-of-memory report). */
-const STDERR_TAIL = 4096;
+import { exitRelay, type SyncProcess, type SyncProcessLauncher } from '../sync/process.ts';
 
 /** Starts the sync entry in a utility process named "Letterdesk sync" (Task Manager, app metrics). */
 export const utilitySyncProcessLauncher: SyncProcessLauncher = (script, execArgv): SyncProcess => {
@@ -22,31 +19,22 @@ export const utilitySyncProcessLauncher: SyncProcessLauncher = (script, execArgv
     serviceName: 'Letterdesk sync',
     stdio: ['ignore', 'inherit', 'pipe'],
   });
-  let stderrTail = '';
-  child.stderr?.on('data', (chunk: Buffer | string) => {
-    stderrTail = (stderrTail + chunk.toString()).slice(-STDERR_TAIL);
-  });
-  let exited = false;
-  const exitListeners: ((exit: SyncProcessExit) => void)[] = [];
-  child.once('exit', (code) => {
-    exited = true;
-    for (const listener of exitListeners) listener({ code, signal: null, stderrTail });
-  });
+  const relay = exitRelay();
+  child.stderr?.on('data', (chunk: Buffer | string) => relay.stderr(chunk));
+  child.once('exit', (code) => relay.exit({ code, signal: null }));
   return {
     get pid() {
       return child.pid;
     },
     postMessage(message) {
-      if (!exited) child.postMessage(message);
+      if (!relay.exited) child.postMessage(message);
     },
     onMessage(listener) {
       child.on('message', listener);
     },
-    onExit(listener) {
-      exitListeners.push(listener);
-    },
+    onExit: relay.onExit,
     kill() {
-      if (!exited) child.kill();
+      if (!relay.exited) child.kill();
     },
   };
 };

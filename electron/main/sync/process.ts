@@ -64,6 +64,39 @@ export function heapLimitArgs(limit: SyncHeapLimit | undefined): string[] {
 /** Bytes of stderr kept for the log: enough for V8's out-of-memory report. */
 const STDERR_TAIL = 4096;
 
+/**
+ * What every launcher keeps of its process: the tail of its stderr, and its exit, reported once to
+ * every listener. Used by both launchers (this file, app/syncProcess.ts).
+ */
+export function exitRelay(): {
+  /** Appends output of the process to the kept tail. */
+  stderr(chunk: Buffer | string): void;
+  /** Reports the exit (the first call counts). */
+  exit(info: Omit<SyncProcessExit, 'stderrTail'>): void;
+  onExit(listener: (exit: SyncProcessExit) => void): void;
+  readonly exited: boolean;
+} {
+  let tail = '';
+  let exited = false;
+  const listeners: ((exit: SyncProcessExit) => void)[] = [];
+  return {
+    stderr(chunk) {
+      tail = (tail + chunk.toString()).slice(-STDERR_TAIL);
+    },
+    exit(info) {
+      if (exited) return;
+      exited = true;
+      for (const listener of listeners) listener({ ...info, stderrTail: tail });
+    },
+    onExit(listener) {
+      listeners.push(listener);
+    },
+    get exited() {
+      return exited;
+    },
+  };
+}
+
 /** {@link SyncProcessLauncher} over `child_process.fork` (plain Node: CLI, tests, benchmark). */
 export const nodeSyncProcessLauncher: SyncProcessLauncher = (script, execArgv) => {
   const child = fork(fileURLToPath(script), [], {
@@ -71,36 +104,25 @@ export const nodeSyncProcessLauncher: SyncProcessLauncher = (script, execArgv) =
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
-  let stderrTail = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL);
-  });
-  let exited = false;
-  const exitListeners: ((exit: SyncProcessExit) => void)[] = [];
-  const exit = (info: Omit<SyncProcessExit, 'stderrTail'>) => {
-    if (exited) return;
-    exited = true;
-    for (const listener of exitListeners) listener({ ...info, stderrTail });
-  };
+  const relay = exitRelay();
+  child.stderr?.on('data', (chunk: Buffer) => relay.stderr(chunk));
   // 'close' comes after stdio has ended, so the stderr tail is complete.
-  child.once('close', (code, signal) => exit({ code, signal }));
+  child.once('close', (code, signal) => relay.exit({ code, signal }));
   child.once('error', (error) => {
-    stderrTail = (stderrTail + String(error)).slice(-STDERR_TAIL);
-    if (child.pid === undefined) exit({ code: null, signal: null });
+    relay.stderr(String(error));
+    if (child.pid === undefined) relay.exit({ code: null, signal: null });
   });
   return {
     pid: child.pid,
     postMessage(message) {
-      if (!exited && child.connected) child.send(message as Parameters<typeof child.send>[0], (error) => void error);
+      if (!relay.exited && child.connected) child.send(message as Parameters<typeof child.send>[0], (error) => void error);
     },
     onMessage(listener) {
       child.on('message', listener);
     },
-    onExit(listener) {
-      exitListeners.push(listener);
-    },
+    onExit: relay.onExit,
     kill() {
-      if (!exited) child.kill('SIGKILL');
+      if (!relay.exited) child.kill('SIGKILL');
     },
   };
 };
