@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Resource } from '../../shared/serviceRecords.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { countContacts, getContact, getOrder, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { pageSizeWithin, runSync, type PageSource } from '../../electron/main/sync/engine.ts';
@@ -307,6 +308,44 @@ describe('sync failures, drift, cancel, resume', () => {
       expect(cancelled[0]?.outcome).toBe('cancelled');
       const denied = await startSync({ cacheFile: file, baseUrl: api.baseUrl, tokens: { accessToken: 'x', refreshToken: null }, accountId: null, pageSize: 250, resources: ['contacts'] });
       expect(denied[0]?.error?.code).toBe('AUTH_REJECTED');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('a cancel during the fetch reaches the sync process: the run ends cancelled, the process ends, and the next sync resumes', async () => {
+    const { startSync } = await import('../../electron/main/sync/controller.ts');
+    const api = await startSampleApi({ contacts: 3000, orders: 0, seed: 6 });
+    const file = join(dir, 'cancel-process.sqlite');
+    openCache(file).close();
+    const base = { cacheFile: file, baseUrl: api.baseUrl, tokens, accountId: null, pageSize: 100, concurrency: 1, resources: ['contacts'] as Resource[] };
+    try {
+      const abort = new AbortController();
+      const ends: unknown[] = [];
+      const pids: number[] = [];
+      const cancelled = await startSync({
+        ...base, signal: abort.signal, onProcessStart: (pid) => pids.push(pid), onProcessEnd: (stats) => ends.push(stats),
+        onProgress: (p) => {
+          if (p.phase === 'fetching' && p.pagesDone >= 5) abort.abort();
+        },
+      });
+      expect(cancelled.map((r) => [r.resource, r.outcome])).toEqual([['contacts', 'cancelled']]);
+      expect(pids).toHaveLength(1);
+      expect(ends, 'the process reported its end').toHaveLength(1);
+      const alive = () => {
+        try {
+          process.kill(pids[0] as number, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await vi.waitFor(() => expect(alive()).toBe(false), { timeout: 5000 });
+      const before = api.stats().byEndpoint.contacts;
+      const runs = await startSync(base);
+      expect(runs.map((r) => [r.resource, r.outcome, r.rows])).toEqual([['contacts', 'succeeded', 3000]]);
+      // 30 pages: resuming asks page 0 and the pages not written yet, not all 30 again.
+      expect(api.stats().byEndpoint.contacts - before).toBeLessThan(30);
     } finally {
       await api.close();
     }
