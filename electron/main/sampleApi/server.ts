@@ -79,7 +79,8 @@ export interface SampleApiOptions {
   /**
    * The page size of the prerendered orders, when it differs from `prerenderPageSize` (a sync keeps
    * its pages within a character budget, sync/engine.ts `pageSizeWithin`, and an order is ~4× a
-   * contact). @default prerenderPageSize
+   * contact). Page 0 of the orders at `prerenderPageSize` is prerendered too: a sync asks it first,
+   * at the profile's page size, and divides from there. @default prerenderPageSize
    */
   prerenderOrdersPageSize?: number;
 }
@@ -148,6 +149,7 @@ function prerender(dataset: SampleDataset, options: Pick<SampleApiOptions, 'prer
   const pages: Record<Endpoint, Buffer[]> = { contacts: [], orders: [] };
   for (let offset = 0; offset < dataset.contactCount; offset += sizes.contacts) pages.contacts.push(pageBody(dataset.contactCount, dataset.contactsFrom(offset, sizes.contacts)));
   for (let offset = 0; offset < dataset.orderCount; offset += sizes.orders) pages.orders.push(pageBody(dataset.orderCount, dataset.ordersFrom(offset, sizes.orders)));
+  const firstOrders = sizes.orders === options.prerenderPageSize ? undefined : pageBody(dataset.orderCount, dataset.ordersFrom(0, options.prerenderPageSize));
   const version = dataset.version;
   return {
     answer(endpoint, sp) {
@@ -161,6 +163,7 @@ function prerender(dataset: SampleDataset, options: Pick<SampleApiOptions, 'prer
           page = q.page;
         } else {
           const q = parseOrderQuery(sp, maxPageSize);
+          if (firstOrders && !hasOrderFilter(q) && q.pageSize === options.prerenderPageSize && q.page === 0) return firstOrders;
           plain = !hasOrderFilter(q) && q.pageSize === sizes.orders;
           page = q.page;
         }
