@@ -35,7 +35,11 @@ export interface SyncProcessExit {
 
 /** A running sync process, as the controller sees it. */
 export interface SyncProcess {
-  /** Its process id (undefined if it could not be started). */
+  /**
+   * Its process id: undefined if it could not be started, and with Electron's utility process until
+   * it has spawned (the controller reads it right after the launch, so `onProcessStart` reports
+   * Node launches only: the benchmark's).
+   */
   readonly pid: number | undefined;
   /** Sends a message (structured clone). Ignored once the process has exited. */
   postMessage(message: unknown): void;
