@@ -8,8 +8,9 @@
  *
  * After every run, per resource:
  *  - succeeded → the cache holds exactly the server's ids, each record as the server holds it now
- *    (or, for a run that resumed an interrupted one, as the server served it since the last
- *    successful sync of that resource);
+ *    (or, when the server changed while the pages were read, as it served it since the last
+ *    successful sync of that resource). A run never continues an earlier run's staging: between
+ *    two runs the server may change without changing its count (seed 167026472 caught that);
  *  - failed / cancelled / not attempted → the cache equals the previous snapshot, record by record;
  *  - a failure carries a known, non-INTERNAL code;
  *  - `PRAGMA integrity_check` = ok; the search index matches the rows (see cacheCheck.ts).

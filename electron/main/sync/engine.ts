@@ -7,7 +7,11 @@
  * Per resource:
  *  1. page 0 gives `count` (and the page size the server really uses, if it caps ours);
  *  2. the other pages are fetched with bounded concurrency; each page is written into staging in its
- *     own transaction and recorded in `sync_pages` (a restarted sync skips pages already written);
+ *     own transaction and recorded in `sync_pages`. The same run, continued after its process
+ *     ended (controller.ts: out of memory, killed), skips the pages already written; a later run
+ *     starts over, because nothing in the API tells whether pages read before have changed since
+ *     (service-api.md: no change token, ordering not shown), and a change that keeps the count
+ *     — one contact deleted, another added — would leave a stale row and miss a new one;
  *  3. verify: every page reported the same `count` and the distinct ids seen in this pass equal it;
  *     otherwise (drift: rows shifted or changed while paging) read every page again (a new pass)
  *     and keep only the rows seen in the last, consistent pass;
@@ -182,9 +186,13 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
     const writer = new StageWriter(db);
     const state = db.prepare('SELECT * FROM sync_state WHERE resource = ?').get(resource) as SyncStateRow | undefined;
     let pass = 1;
-    let resumable = state !== undefined && (state.account_id ?? null) === (options.accountId ?? null);
+    // Only the same run continues its staging (see step 2 above).
+    let resumable = state !== undefined && state.run_id === runId && (state.account_id ?? null) === (options.accountId ?? null);
     if (resumable && state) pass = state.pass;
-    else clearStage(db, resource);
+    else {
+      if (state) logger.info(`sync ${resource}: the staging of an earlier, unfinished sync is discarded; reading every page again`);
+      clearStage(db, resource);
+    }
 
     setPhase('fetching');
     let pageSize = resumable && state ? state.page_size : options.pageSize;
