@@ -108,7 +108,8 @@ export function rssParts(pid: number | 'self' = 'self'): RssParts {
       const m = new RegExp(`${name}:\\s+(\\d+)\\s+kB`).exec(status);
       return m ? Number(m[1]) * 1024 : null;
     };
-    return { rss: kb('VmRSS') ?? process.memoryUsage().rss, anon: kb('RssAnon'), file: kb('RssFile') };
+    // A process that has exited but is not yet reaped has a status without VmRSS: it holds nothing.
+    return { rss: kb('VmRSS') ?? (pid === 'self' ? process.memoryUsage().rss : 0), anon: kb('RssAnon'), file: kb('RssFile') };
   } catch {
     return pid === 'self' ? { rss: process.memoryUsage().rss, anon: null, file: null } : { rss: 0, anon: null, file: null };
   }

@@ -24,6 +24,7 @@ import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/s
 import { createCore, type Core } from '../../electron/main/core.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
+import type { SyncProcessStats } from '../../electron/main/sync/worker.ts';
 import { importOptional, peakRss, report, rssSampler, type RssParts } from './lib.ts';
 
 /** Input of the child. */
@@ -95,7 +96,7 @@ type StartSync = (options: {
   onProgress?: (progress: SyncProgress) => void;
   workerUrl?: URL;
   onProcessStart?: (pid: number) => void;
-  onProcessEnd?: (stats: { maxRssBytes: number; cpuMs: number }) => void;
+  onProcessEnd?: (stats: SyncProcessStats) => void;
 }) => Promise<SyncRun[]>;
 
 async function main(): Promise<void> {
@@ -115,11 +116,11 @@ async function main(): Promise<void> {
   let core: Core | null = null;
   // The sync process reports what it used when it ends; its RSS is also sampled while it runs.
   const rss = rssSampler(25, input.mode === 'engine' ? 'self' : null);
-  const syncProcesses: { maxRssBytes: number; cpuMs: number }[] = [];
+  const syncProcesses: SyncProcessStats[] = [];
   const onProcessStart = (pid: number): void => {
     rss.pid = pid;
   };
-  const onProcessEnd = (stats: { maxRssBytes: number; cpuMs: number }): void => {
+  const onProcessEnd = (stats: SyncProcessStats): void => {
     syncProcesses.push(stats);
   };
   const workerUrl = input.syncWorker ? pathToFileURL(input.syncWorker) : undefined;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../shared/serviceRecords.ts';
+import type { SyncProcessStats } from '../../electron/main/sync/worker.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { countContacts, getContact, getOrder, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
@@ -382,7 +383,7 @@ describe('sync failures, drift, cancel, resume', () => {
     const file = join(dir, 'killed.sqlite');
     openCache(file).close();
     const pids: number[] = [];
-    const ends: { maxRssBytes: number; cpuMs: number }[] = [];
+    const ends: SyncProcessStats[] = [];
     let killed = false;
     try {
       const runs = await startSync({
