@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { cpus, freemem, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -100,18 +101,39 @@ export interface RssParts {
   file: number | null;
 }
 
+function statusParts(status: string, pid: number | 'self'): RssParts {
+  const kb = (name: string): number | null => {
+    const m = new RegExp(`${name}:\\s+(\\d+)\\s+kB`).exec(status);
+    return m ? Number(m[1]) * 1024 : null;
+  };
+  // A process that has exited but is not yet reaped has a status without VmRSS: it holds nothing.
+  return { rss: kb('VmRSS') ?? (pid === 'self' ? process.memoryUsage().rss : 0), anon: kb('RssAnon'), file: kb('RssFile') };
+}
+
+function noStatus(pid: number | 'self'): RssParts {
+  return pid === 'self' ? { rss: process.memoryUsage().rss, anon: null, file: null } : { rss: 0, anon: null, file: null };
+}
+
 /** Reads VmRSS / RssAnon / RssFile of this process, or of process `pid` (zeros once it has exited). */
 export function rssParts(pid: number | 'self' = 'self'): RssParts {
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (name: string): number | null => {
-      const m = new RegExp(`${name}:\\s+(\\d+)\\s+kB`).exec(status);
-      return m ? Number(m[1]) * 1024 : null;
-    };
-    // A process that has exited but is not yet reaped has a status without VmRSS: it holds nothing.
-    return { rss: kb('VmRSS') ?? (pid === 'self' ? process.memoryUsage().rss : 0), anon: kb('RssAnon'), file: kb('RssFile') };
+    return statusParts(readFileSync(`/proc/${pid}/status`, 'utf8'), pid);
   } catch {
-    return pid === 'self' ? { rss: process.memoryUsage().rss, anon: null, file: null } : { rss: 0, anon: null, file: null };
+    return noStatus(pid);
+  }
+}
+
+/**
+ * {@link rssParts} read on libuv's thread pool. For another process: reading its `status` waits
+ * for that process's memory map lock, and while the sync process builds (sorts mapping and
+ * unmapping large buffers) a synchronous read blocked the measured event loop for 30–60 ms (a CPU
+ * profile of the 1M sync, 24 Nov: the largest delays sat in this read).
+ */
+export async function rssPartsAsync(pid: number | 'self'): Promise<RssParts> {
+  try {
+    return statusParts(await readFile(`/proc/${pid}/status`, 'utf8'), pid);
+  } catch {
+    return noStatus(pid);
   }
 }
 
@@ -120,10 +142,14 @@ export function rssParts(pid: number | 'self' = 'self'): RssParts {
  * plus its share of pages mapped by several processes (the node binary's code that the main process
  * and the sync process both map counts half in each), so the PSS of processes adds up to the memory
  * they hold together. Null where Linux does not give it or the process is gone.
+ *
+ * Asynchronous on purpose: reading `smaps_rollup` walks the process's page tables under its memory
+ * map lock (≈ 2.4 ms at 280 MiB, longer while that process maps and unmaps memory), so it runs on
+ * libuv's thread pool and never blocks the event loop whose delay the benchmark measures.
  */
-export function pss(pid: number | 'self' = 'self'): number | null {
+export async function pss(pid: number | 'self' = 'self'): Promise<number | null> {
   try {
-    const m = /^Pss:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    const m = /^Pss:\s+(\d+)\s+kB/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'));
     return m ? Number(m[1]) * 1024 : null;
   } catch {
     return null;
@@ -137,25 +163,27 @@ export interface PssTotal {
 }
 
 /**
- * Samples the {@link pss} of `pids()` together every `everyMs` and keeps the moment with the largest
- * sum: what the processes hold together at most (unlike the sum of their RSS maxima, which counts
- * shared pages twice and adds peaks of different moments). Moments where a process gives no figure
- * are skipped. `stop()` returns that moment, or null if there was none. Reading `smaps_rollup` walks
- * the process's page tables (≈ 2.4 ms at 280 MiB), so sample far less often than {@link rssSampler}.
+ * Samples the {@link pss} of `pids()` together (read at once) every `everyMs` and keeps the moment
+ * with the largest sum: what the processes hold together at most (unlike the sum of their RSS
+ * maxima, which counts shared pages twice and adds peaks of different moments). Moments where a
+ * process gives no figure are skipped. `stop()` returns that moment, or null if there was none.
+ * Far less often than {@link rssSampler}: each read costs milliseconds of CPU.
  */
 export function pssTotalSampler(pids: () => (number | 'self' | null)[], everyMs = 250): { stop(): PssTotal | null } {
   let best: PssTotal | null = null;
-  const sample = (): void => {
-    const parts: number[] = [];
-    for (const pid of pids()) {
-      const value = pid === null ? null : pss(pid);
-      if (value === null) return;
-      parts.push(value);
-    }
+  let busy = false;
+  const sample = async (): Promise<void> => {
+    const values = await Promise.all(pids().map((pid) => (pid === null ? null : pss(pid))));
+    if (values.some((v) => v === null)) return;
+    const parts = values as number[];
     const total = parts.reduce((a, b) => a + b, 0);
     if (!best || total > best.total) best = { total, parts };
   };
-  const timer = setInterval(sample, everyMs);
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void sample().finally(() => (busy = false));
+  }, everyMs);
   timer.unref();
   return {
     stop() {
@@ -169,7 +197,8 @@ export function pssTotalSampler(pids: () => (number | 'self' | null)[], everyMs 
  * Samples {@link rssParts} every `everyMs`; `stop()` returns the largest value seen of each part
  * (the maxima may come from different moments). `label` tags later samples (e.g. the sync phase)
  * so that `byLabel` tells where the peak was. `pid` switches the sampled process (null: none yet;
- * samples of a process that has exited count as zero).
+ * samples of a process that has exited count as zero). Another process is read off the event loop
+ * ({@link rssPartsAsync}); `stop()` takes one last sample synchronously.
  */
 export function rssSampler(everyMs = 20, pid: number | 'self' | null = 'self'): { stop(): RssParts; readonly max: number; label: string; byLabel: Record<string, RssParts>; pid: number | 'self' | null } {
   const max: RssParts = { rss: 0, anon: null, file: null };
@@ -193,15 +222,33 @@ export function rssSampler(everyMs = 20, pid: number | 'self' | null = 'self'): 
     if (p.anon !== null) into.anon = Math.max(into.anon ?? 0, p.anon);
     if (p.file !== null) into.file = Math.max(into.file ?? 0, p.file);
   };
-  const sample = (): void => {
-    if (state.pid === null) return;
-    const p = rssParts(state.pid);
+  const record = (p: RssParts, label: string): void => {
     keep(max, p);
-    if (state.label) keep((byLabel[state.label] ??= { rss: 0, anon: null, file: null }), p);
+    if (label) keep((byLabel[label] ??= { rss: 0, anon: null, file: null }), p);
   };
-  const timer = setInterval(sample, everyMs);
+  const sample = (): void => {
+    if (state.pid !== null) record(rssParts(state.pid), state.label);
+  };
+  // This process synchronously (cheap); another one asynchronously (see rssPartsAsync), one read at a time.
+  let reading = false;
+  const tick = (): void => {
+    const target = state.pid;
+    if (target === null || target === 'self') {
+      sample();
+      return;
+    }
+    if (reading) return;
+    reading = true;
+    const label = state.label;
+    void rssPartsAsync(target)
+      .then((p) => {
+        if (state.pid === target) record(p, label);
+      })
+      .finally(() => (reading = false));
+  };
+  const timer = setInterval(tick, everyMs);
   timer.unref();
-  sample();
+  tick();
   return state;
 }
 

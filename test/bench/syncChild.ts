@@ -65,6 +65,8 @@ export interface SyncChildResult {
   maxEventLoopDelayMs: number;
   /** p99 of the event-loop delay, ms. */
   p99EventLoopDelayMs: number;
+  /** The largest lateness of a 5 ms timer (≈ the largest delay), when (ms since the sync started) and in which `resource:phase`. */
+  worstDelay: { ms: number; atMs: number; phase: string };
   /**
    * Peak RSS of the syncing process (bytes): the sync process as it measured itself (`ru_maxrss`,
    * the largest of its attempts); in `engine` mode this process (VmHWM).
@@ -183,6 +185,16 @@ async function main(): Promise<void> {
     }
   };
   histogram.enable();
+  // When the largest delay happened (the histogram only says how long): a 5 ms tick that notes
+  // its largest lateness, the time since the sync started and the sync's phase then.
+  const worstDelay = { ms: 0, atMs: 0, phase: '' };
+  let lastTick = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    const late = now - lastTick - 5;
+    if (late > worstDelay.ms) Object.assign(worstDelay, { ms: late, atMs: now - t0, phase: mainRss.label || 'starting' });
+    lastTick = now;
+  }, 5);
   let runs: SyncRun[];
   if (call && core) {
     progressSink = onProgress;
@@ -209,8 +221,10 @@ async function main(): Promise<void> {
   const totalMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const mainPeak = peakRss();
-  await core?.close();
+  // The sync is over: stop measuring before the core closes (not part of the sync).
   histogram.disable();
+  clearInterval(ticker);
+  await core?.close();
   const rssMax = rss.stop();
   const mainRssMax = mainRss.stop();
   const appPssMax = appPss?.stop() ?? null;
@@ -222,6 +236,7 @@ async function main(): Promise<void> {
     timings,
     maxEventLoopDelayMs: histogram.max / 1e6,
     p99EventLoopDelayMs: histogram.percentile(99) / 1e6,
+    worstDelay,
     peakRssBytes: syncProcesses.length > 0 ? Math.max(...syncProcesses.map((p) => p.maxRssBytes)) : (mainPeak ?? rss.max),
     baseRssBytes: baseRss,
     mainPeakRssBytes: mainPeak,
