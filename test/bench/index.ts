@@ -20,8 +20,10 @@
  *  - floor (a) `floorChild fetch`: fetch + JSON.parse of every page with the sync's concurrency;
  *  - floor (b) `floorChild ingest`: the same rows written into an empty cache from memory through
  *    the cache module (staging, build, publish: same tables, indexes and search index);
- *  - the sync `syncChild`: the app's sync controller (worker thread) into the profile's cache;
- *    end-to-end rate = rows / time from `startSync` until the resource is published (searchable);
+ *  - the sync `syncChild`: the app's `startSync` (core → sync controller → sync process) into the
+ *    profile's cache; end-to-end rate = rows / time from `startSync` until the resource is
+ *    published (searchable). At 100,000 contacts and below (not in --quick) the floors and the sync
+ *    run in {@link SYNC_ROUNDS} rounds, floors then sync, and the medians are compared;
  *  - the app `appChild`: cold open, typeahead, windows and the CSV export, through the handlers
  *    and the database worker; the export is compared with the `sqlite3` shell on the same cache
  *    file and SELECT.
