@@ -75,6 +75,10 @@ if (!Number.isInteger(PAGE_SIZE) || PAGE_SIZE < 1 || PAGE_SIZE > MAX_PAGE_SIZE) 
 /** Runs of each side of the export comparison (app and sqlite3 shell); the medians are compared. */
 const EXPORT_RUNS = quick ? 1 : 3;
 const median = (values: readonly number[]): number => percentile(values, 50);
+/** The median, or null when any value is missing. */
+const medianOf = (values: readonly (number | null)[]): number | null => (values.length > 0 && values.every((x) => x !== null) ? median(values as number[]) : null);
+/** Figures of several runs for a note: "1,234, 1,301, 1,250". */
+const list = (values: readonly (number | null)[]): string => values.map((x) => fmt(x)).join(', ');
 /**
  * Rounds of floors-then-sync at 100k and below (1 at 1M and in `--quick`); the medians are
  * compared. Single pairs at 100k moved from 0.65 to 0.84 (orders) and 0.75 to 0.87 (contacts)
@@ -281,8 +285,6 @@ async function runScale(contacts: number): Promise<void> {
         scaleRaw.sync = { ...last.result, idleMaxDelayMs: last.idleMaxDelayMs };
         if (done.length > 1) scaleRaw.syncRounds = done.map((d) => ({ floors: d.floor, ms: d.ms, cpuMs: d.result.cpuMs, peakRssBytes: d.result.peakRssBytes }));
         const via = viaOf(last.result);
-        const list = (xs: readonly (number | null)[]): string => xs.map((x) => fmt(x)).join(', ');
-        const medianOf = (xs: readonly (number | null)[]): number | null => (xs.every((x) => x !== null) && xs.length > 0 ? median(xs as number[]) : null);
         const rounded = done.length > 1 ? `median of ${done.length} rounds, floors then sync in each` : '';
         for (const [resource, rows] of ([['contacts', contacts], ['orders', orders]] as const).filter(([r]) => resources.includes(r))) {
           const rates = done.map((d) => (d.ms[resource] ? (rows / (d.ms[resource] as number)) * 1000 : null));
@@ -367,7 +369,6 @@ async function runScale(contacts: number): Promise<void> {
         if (e && shellMs !== null) {
           const appMs = median(runs.map((r) => r.ms));
           const appCpuMs = median(runs.map((r) => r.cpuMs));
-          const list = (xs: number[]) => xs.map((x) => fmt(x)).join(', ');
           log(`export ${s}: app ${list(runs.map((r) => r.ms))} ms (${fmt(mib(statSync(appFile).size))} MiB), sqlite3 shell ${list(shells.map((r) => r.ms))} ms (${fmt(mib(statSync(shellFile).size))} MiB)`);
           const ratio = appMs / shellMs;
           const runsNote = runs.length > 1 ? `median of ${runs.length} runs each (app ${list(runs.map((r) => r.ms))} ms; shell ${list(shells.map((r) => r.ms))} ms); ` : '';
