@@ -152,7 +152,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, 16));
   const maxPasses = options.maxPasses ?? 5;
   const interval = options.progressIntervalMs ?? 100;
-    const startedAt = new Date().toISOString();
+  const startedAt = new Date().toISOString();
   const t0 = performance.now();
   db.prepare("INSERT OR REPLACE INTO sync_runs (run_id, resource, started_at, outcome) VALUES (?, ?, ?, 'running')").run(runId, resource, startedAt);
 
