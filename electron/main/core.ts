@@ -314,6 +314,15 @@ export function createCore(options: CoreOptions): Core {
       throw error;
     }
     const totals = new Map<Resource, { done: number; total: number | null }>();
+    /** Each resource's run is announced once, as soon as it has ended. */
+    const announced = new Set<Resource>();
+    const announce = (run: SyncRun): void => {
+      if (announced.has(run.resource)) return;
+      announced.add(run.resource);
+      options.emit('syncFinished', run);
+      // Published now, while the next resource is still being read: the page shows these rows at once.
+      if (run.outcome === 'succeeded') options.emit('cacheChanged', { profileId: profile.id, resources: [run.resource] });
+    };
     void startSync({
       runId,
       profileId: profile.id,
@@ -332,6 +341,7 @@ export function createCore(options: CoreOptions): Core {
       pageSize: profile.pageSize,
       resources,
       signal: abort.signal,
+      onRun: announce,
       onProgress: (progress) => {
         const event = { ...progress, profileId: profile.id, runId };
         options.emit('syncProgress', event);
@@ -346,7 +356,7 @@ export function createCore(options: CoreOptions): Core {
       },
     })
       .then((runs: SyncRun[]) => {
-        for (const run of runs) options.emit('syncFinished', run);
+        for (const run of runs) announce(run);
         const failed = runs.find((r) => r.outcome === 'failed');
         if (failed?.error) {
           if (failed.error.code === 'AUTH_REJECTED') void credentials.markRejected(profile.id).catch(() => {});
@@ -354,8 +364,6 @@ export function createCore(options: CoreOptions): Core {
         } else if (runs.some((r) => r.outcome === 'succeeded')) {
           setConnectivity(profile.id, 'online', null, true);
         }
-        const published = runs.filter((r) => r.outcome === 'succeeded').map((r) => r.resource);
-        if (published.length > 0) options.emit('cacheChanged', { profileId: profile.id, resources: published });
       })
       .catch((error: unknown) => {
         logger.error('sync failed unexpectedly', error);
@@ -364,7 +372,7 @@ export function createCore(options: CoreOptions): Core {
         setConnectivity(profile.id, stateForError(code), (error as Error).message, false);
         const now = new Date().toISOString();
         for (const resource of resources) {
-          options.emit('syncFinished', { runId, resource, startedAt: now, endedAt: now, outcome: code === 'CANCELLED' ? 'cancelled' : 'failed', rows: 0, invalidRecords: 0, error: { code, message: (error as Error).message } });
+          announce({ runId, resource, startedAt: now, endedAt: now, outcome: code === 'CANCELLED' ? 'cancelled' : 'failed', rows: 0, invalidRecords: 0, error: { code, message: (error as Error).message } });
         }
       })
       .finally(() => {

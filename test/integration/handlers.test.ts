@@ -86,6 +86,18 @@ describe('handlers over a real core (sample data slice)', () => {
     const runs = await env.waitForSync(runId, 2);
     expect(runs.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
     expect(env.recorded.events.some((e) => e.event === 'syncProgress')).toBe(true);
+    // Each resource is announced once, as soon as it is published: the contacts (and the page's
+    // cue to show them) come before the orders are read, not after the whole sync.
+    const sequence = env.recorded.events.flatMap((e) => {
+      if (e.event === 'syncProgress') return [`progress:${(e.payload as EventPayload<'syncProgress'>).resource}`];
+      if (e.event === 'syncFinished') return [`finished:${(e.payload as EventPayload<'syncFinished'>).resource}`];
+      if (e.event === 'cacheChanged') return [`changed:${(e.payload as EventPayload<'cacheChanged'>).resources.join('+')}`];
+      return [];
+    });
+    const ordersRead = sequence.indexOf('progress:orders');
+    expect(ordersRead).toBeGreaterThan(0);
+    expect(sequence.slice(0, ordersRead)).toEqual(expect.arrayContaining(['finished:contacts', 'changed:contacts']));
+    expect(sequence.filter((s) => s.startsWith('finished:') || s.startsWith('changed:'))).toEqual(['finished:contacts', 'changed:contacts', 'finished:orders', 'changed:orders']);
 
     // The sample API runs in its worker thread; the same seed and size give the same data here.
     expect(core.sampleApi.server).toBeNull();

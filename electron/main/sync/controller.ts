@@ -30,6 +30,12 @@ export interface StartSyncOptions {
   /** Put into progress events. @default '' */
   profileId?: string;
   onProgress?: (progress: SyncProgress) => void;
+  /**
+   * Called with each resource's run as soon as it has ended, before the next resource starts (the
+   * sync process reports it then): contacts published while orders are still being read can be
+   * shown at once. The same runs are also in the result.
+   */
+  onRun?: (run: SyncRun) => void;
   /** Every request's outcome ('ok' or an error code), for connectivity. */
   onOutcome?: (outcome: 'ok' | ErrorCode) => void;
   signal?: AbortSignal;
@@ -89,7 +95,10 @@ export async function startSync(options: StartSyncOptions): Promise<SyncRun[]> {
     const ended = new Set(runs.map((r) => r.resource));
     const resources = options.resources.filter((r) => !ended.has(r));
     try {
-      await runProcess({ ...options, resources, runId }, limits[attempt], (run) => runs.push(run));
+      await runProcess({ ...options, resources, runId }, limits[attempt], (run) => {
+        runs.push(run);
+        options.onRun?.(run);
+      });
       return runs;
     } catch (error) {
       const failure = (error as { cause?: SyncProcessFailure }).cause;
