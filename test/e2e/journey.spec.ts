@@ -79,7 +79,18 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
 
   // --- Sync with visible progress ----------------------------------------------------------------
   await expect(page.getByTestId('status-sync')).toBeVisible();
+  // Orders are synced after contacts: their card says so instead of showing activity.
+  await expect(page.getByTestId('sync-progress-orders')).toContainText('Starts after contacts');
   await app.screenshot('02-first-sync-progress');
+  // On the orders view, once contacts are in, their card says so while the orders download (the
+  // orders take one request here: slower answers keep that window open for the screenshots).
+  app.core.sampleApi.server?.setFaults({ latencyMs: 2_000 });
+  await page.keyboard.press('Control+2');
+  await expect.poll(() => page.getByTestId('sync-progress-contacts').textContent(), { intervals: [25], timeout: 60_000 }).toContain('Done');
+  // The contacts are published: counted and browsable while the orders are still being read.
+  await expect(page.getByTestId('sync-progress-orders')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Contacts/ })).toContainText(/[1-9]/);
+  await app.screenshot('02b-first-sync-contacts-done');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sync', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
   if (await page.getByTestId('status-sync').isVisible()) await app.screenshot('03-sync-view-running');

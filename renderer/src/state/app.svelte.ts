@@ -48,6 +48,10 @@ export class AppState {
 
   syncStatus = $state.raw<SyncStatus | null>(null);
   progress = $state.raw<Partial<Record<Resource, SyncProgress>>>({});
+  /** Each resource of the running sync that has ended, with how it ended (its progress is gone then). */
+  finished = $state.raw<Partial<Record<Resource, SyncRun>>>({});
+  /** The run the progress and `finished` belong to; a new run id starts them afresh. */
+  #runId: string | null = null;
   connectivity = $state.raw<Connectivity | null>(null);
   credentials = $state.raw<CredentialStatus | null>(null);
   /** The last sync start error (BUSY, AUTH_MISSING…), shown in the Sync view. */
@@ -73,24 +77,25 @@ export class AppState {
 
   hasData = $derived((this.syncStatus?.resources.contacts.rows ?? 0) + (this.syncStatus?.resources.orders.rows ?? 0) > 0 || this.dataAsOf !== null);
 
-  /** Overall progress of the running sync, 0–1, or null when unknown. */
+  /**
+   * Overall progress of the running sync, 0–1, or null when unknown. The app syncs both resources,
+   * contacts first: each is half, a resource that has ended counts whole and one that has not
+   * started yet (orders while contacts run) counts nothing.
+   */
   progressFraction = $derived.by(() => {
-    const list = Object.values(this.progress);
-    if (list.length === 0) return null;
     let done = 0;
-    let total = 0;
-    for (const p of list) {
-      if (!p) continue;
-      if (p.phase === 'done') {
+    let known = false;
+    for (const r of ['contacts', 'orders'] as const) {
+      const p = this.progress[r];
+      if (p?.phase === 'done' || (!p && this.finished[r] !== undefined)) {
         done += 1;
-        total += 1;
-        continue;
+        known = true;
+      } else if (p && p.rowsTotal !== null && p.rowsTotal > 0) {
+        done += Math.min(1, p.rowsDone / p.rowsTotal);
+        known = true;
       }
-      if (p.rowsTotal === null || p.rowsTotal === 0) return null;
-      done += Math.min(1, p.rowsDone / p.rowsTotal);
-      total += 1;
     }
-    return total === 0 ? null : done / total;
+    return known ? done / 2 : null;
   });
 
   statusLine = $derived.by((): StatusLine => {
@@ -157,6 +162,8 @@ export class AppState {
     if (list.activeProfileId !== this.activeProfileId || initial) {
       this.activeProfileId = list.activeProfileId;
       this.progress = {};
+      this.finished = {};
+      this.#runId = null;
       this.view = list.activeProfileId ? loadSetting<ViewName>(`profile:${list.activeProfileId}:view`, 'contacts') : 'contacts';
       if (!VIEWS.includes(this.view)) this.view = 'contacts';
       this.contacts.useProfile(list.activeProfileId);
@@ -186,6 +193,10 @@ export class AppState {
 
   #onProgress(p: SyncProgress): void {
     if (p.profileId !== this.activeProfileId) return;
+    if (p.runId !== this.#runId) {
+      this.#runId = p.runId;
+      this.finished = {};
+    }
     this.progress = { ...this.progress, [p.resource]: p };
     if (this.syncStatus && !this.syncStatus.running) this.syncStatus = { ...this.syncStatus, running: true };
   }
@@ -194,6 +205,11 @@ export class AppState {
     const rest = { ...this.progress };
     delete rest[run.resource];
     this.progress = rest;
+    if (run.runId !== this.#runId) {
+      this.#runId = run.runId;
+      this.finished = {};
+    }
+    this.finished = { ...this.finished, [run.resource]: run };
     // Unreachable service and rejected tokens are shown by the banner and status bar; a toast per
     // resource would only repeat them.
     const quiet = ['NETWORK_UNREACHABLE', 'TIMEOUT', 'AUTH_REJECTED', 'AUTH_MISSING'];
@@ -201,7 +217,11 @@ export class AppState {
       this.toast('error', `Sync of ${run.resource} failed: ${run.error.message}`);
     }
     void this.refreshStatus().then(() => {
-      if (!this.running) this.firstRun = false;
+      if (this.running) return;
+      this.firstRun = false;
+      // The sync is over; the next one starts with nothing ended (its cards show only while it runs).
+      this.finished = {};
+      this.#runId = null;
     });
   }
 
