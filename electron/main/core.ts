@@ -314,7 +314,7 @@ export function createCore(options: CoreOptions): Core {
       throw error;
     }
     const totals = new Map<Resource, { done: number; total: number | null }>();
-    /** Each resource's run is announced once, as soon as it has ended. */
+    /** Each resource's run is announced once (syncFinished, then cacheChanged if it was published). */
     const announced = new Set<Resource>();
     const announce = (run: SyncRun): void => {
       if (announced.has(run.resource)) return;
@@ -341,7 +341,12 @@ export function createCore(options: CoreOptions): Core {
       pageSize: profile.pageSize,
       resources,
       signal: abort.signal,
-      onRun: announce,
+      // A published resource with another one still to read is announced at once. The last run,
+      // and any that ends the sync early, is announced once the sync has ended (below): a status
+      // asked for in answer to it then says "not running".
+      onRun: (run) => {
+        if (run.outcome === 'succeeded' && run.resource !== resources.at(-1)) announce(run);
+      },
       onProgress: (progress) => {
         const event = { ...progress, profileId: profile.id, runId };
         options.emit('syncProgress', event);
@@ -356,6 +361,7 @@ export function createCore(options: CoreOptions): Core {
       },
     })
       .then((runs: SyncRun[]) => {
+        sync = null;
         for (const run of runs) announce(run);
         const failed = runs.find((r) => r.outcome === 'failed');
         if (failed?.error) {
@@ -366,6 +372,7 @@ export function createCore(options: CoreOptions): Core {
         }
       })
       .catch((error: unknown) => {
+        sync = null;
         logger.error('sync failed unexpectedly', error);
         const code = (error as { code?: string }).code ?? 'INTERNAL';
         if (code === 'AUTH_REJECTED') void credentials.markRejected(profile.id).catch(() => {});

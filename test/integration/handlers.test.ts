@@ -15,7 +15,8 @@ import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
 
 interface Recorded {
-  events: { event: EventName; payload: unknown }[];
+  /** Every event, with whether the core said a sync was running when it was emitted. */
+  events: { event: EventName; payload: unknown; running: boolean | undefined }[];
   saved: string[];
 }
 
@@ -31,16 +32,19 @@ function setup(dataDir: string, keychain: 'keychain' | 'session-only' = 'session
     openExternal: async () => {},
     setProgress: () => {},
   };
+  /** The core, once created (its events are recorded with its running flag). */
+  const ref: { core?: ReturnType<typeof createCore> } = {};
   const core = createCore({
     dataDir,
     version: 'test',
     logFile: null,
     platform,
-    emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void recorded.events.push({ event, payload }),
+    emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void recorded.events.push({ event, payload, running: ref.core?.syncRunning }),
     sample: { contacts: 1500, orders: 400, seed: 7 },
     keychain,
     autoSyncAfterMinutes: 0,
   });
+  ref.core = core;
   const handlers = createHandlers(core);
   async function call<N extends CallName>(name: N, input: CallInput<N>): Promise<CallOutput<N>> {
     const result = await dispatchCall(handlers, name, input);
@@ -98,6 +102,10 @@ describe('handlers over a real core (sample data slice)', () => {
     expect(ordersRead).toBeGreaterThan(0);
     expect(sequence.slice(0, ordersRead)).toEqual(expect.arrayContaining(['finished:contacts', 'changed:contacts']));
     expect(sequence.filter((s) => s.startsWith('finished:') || s.startsWith('changed:'))).toEqual(['finished:contacts', 'changed:contacts', 'finished:orders', 'changed:orders']);
+    // The orders' run ends the sync: when it is announced, the sync is no longer running (a page
+    // that asks for the status in answer must not be told "running" for ever).
+    const announcedWhileRunning = env.recorded.events.filter((e) => e.event === 'syncFinished').map((e) => e.running);
+    expect(announcedWhileRunning).toEqual([true, false]);
 
     // The sample API runs in its worker thread; the same seed and size give the same data here.
     expect(core.sampleApi.server).toBeNull();
