@@ -109,7 +109,8 @@ export const nodeSyncProcessLauncher: SyncProcessLauncher = (script, execArgv) =
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
   const relay = exitRelay();
-  child.stderr?.on('data', (chunk: Buffer) => relay.stderr(chunk));
+  // Decoded as a stream, so a character split across two chunks stays whole in the tail.
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => relay.stderr(chunk));
   // 'close' comes after stdio has ended, so the stderr tail is complete.
   child.once('close', (code, signal) => relay.exit({ code, signal }));
   child.once('error', (error) => {
