@@ -383,7 +383,6 @@ export function createCore(options: CoreOptions): Core {
         }
       })
       .finally(() => {
-        sync = null;
         options.platform.setProgress(null);
       });
     return { runId };
