@@ -37,6 +37,9 @@ export interface StatusLine {
 }
 
 /** The whole app's state. */
+/** The resources a sync reads, in the order it reads them (the core syncs contacts, then orders). */
+const SYNC_ORDER: readonly Resource[] = ['contacts', 'orders'];
+
 export class AppState {
   ready = $state(false);
   /** Set when the app could not start (no bridge, profile list unreadable). */
@@ -85,7 +88,7 @@ export class AppState {
   progressFraction = $derived.by(() => {
     let done = 0;
     let known = false;
-    for (const r of ['contacts', 'orders'] as const) {
+    for (const r of SYNC_ORDER) {
       const p = this.progress[r];
       if (p?.phase === 'done' || (!p && this.finished[r] !== undefined)) {
         done += 1;
@@ -95,8 +98,17 @@ export class AppState {
         known = true;
       }
     }
-    return known ? done / 2 : null;
+    return known ? done / SYNC_ORDER.length : null;
   });
+
+  /**
+   * The resource a sync reads before `r` while that one has not ended (orders wait for contacts),
+   * or undefined: what `r`'s progress card says before its own first event.
+   */
+  waitingFor(r: Resource): Resource | undefined {
+    const before = SYNC_ORDER[SYNC_ORDER.indexOf(r) - 1];
+    return before !== undefined && this.finished[before] === undefined ? before : undefined;
+  }
 
   statusLine = $derived.by((): StatusLine => {
     const c = this.connectivity;
@@ -193,22 +205,23 @@ export class AppState {
 
   #onProgress(p: SyncProgress): void {
     if (p.profileId !== this.activeProfileId) return;
-    if (p.runId !== this.#runId) {
-      this.#runId = p.runId;
-      this.finished = {};
-    }
+    this.#enterRun(p.runId);
     this.progress = { ...this.progress, [p.resource]: p };
     if (this.syncStatus && !this.syncStatus.running) this.syncStatus = { ...this.syncStatus, running: true };
+  }
+
+  /** Events of a new run start `finished` afresh. */
+  #enterRun(runId: string): void {
+    if (runId === this.#runId) return;
+    this.#runId = runId;
+    this.finished = {};
   }
 
   #onFinished(run: SyncRun): void {
     const rest = { ...this.progress };
     delete rest[run.resource];
     this.progress = rest;
-    if (run.runId !== this.#runId) {
-      this.#runId = run.runId;
-      this.finished = {};
-    }
+    this.#enterRun(run.runId);
     this.finished = { ...this.finished, [run.resource]: run };
     // Unreachable service and rejected tokens are shown by the banner and status bar; a toast per
     // resource would only repeat them.
