@@ -107,7 +107,7 @@ function statusParts(status: string, pid: number | 'self'): RssParts {
     return m ? Number(m[1]) * 1024 : null;
   };
   // A process that has exited but is not yet reaped has a status without VmRSS: it holds nothing.
-  return { rss: kb('VmRSS') ?? (pid === 'self' ? process.memoryUsage().rss : 0), anon: kb('RssAnon'), file: kb('RssFile') };
+  return { rss: kb('VmRSS') ?? noStatus(pid).rss, anon: kb('RssAnon'), file: kb('RssFile') };
 }
 
 function noStatus(pid: number | 'self'): RssParts {
