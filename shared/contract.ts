@@ -114,6 +114,17 @@ export interface SyncRun {
   error: { code: string; message: string } | null;
 }
 
+/**
+ * Whether a resource's run ends the whole sync: a cancel, or tokens the service rejected, leave the
+ * resources after it unattempted. Any other failure (a timeout, a bad page) lets the next resource
+ * run. The sync engine stops on this rule; the core uses it to announce a run as soon as it ends.
+ * @param run a run that has ended (outcome other than `running`)
+ * @returns true when no resource after it is attempted
+ */
+export function endsSync(run: Pick<SyncRun, 'outcome' | 'error'>): boolean {
+  return run.outcome === 'cancelled' || run.error?.code === 'AUTH_REJECTED';
+}
+
 export interface ResourceState {
   rows: number;
   lastSyncedAt: string | null;

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Connectivity, ConnectivityState, EventName, EventPayload, Profile, SyncRun } from '../../shared/contract.ts';
+import { endsSync, type Connectivity, type ConnectivityState, type EventName, type EventPayload, type Profile, type SyncRun } from '../../shared/contract.ts';
 import { fromErrorPayload, LetterdeskError, type ErrorPayload } from '../../shared/errors.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { createApiClient } from './api/client.ts';
@@ -341,11 +341,12 @@ export function createCore(options: CoreOptions): Core {
       pageSize: profile.pageSize,
       resources,
       signal: abort.signal,
-      // A published resource with another one still to read is announced at once. The last run,
-      // and any that ends the sync early, is announced once the sync has ended (below): a status
-      // asked for in answer to it then says "not running".
+      // A run with another resource still to read (published, or failed without ending the sync)
+      // is announced at once: the page shows its rows, or its error, while the next one is read.
+      // The last run, and one that ends the sync, is announced once the sync has ended (below): a
+      // status asked for in answer to it then says "not running".
       onRun: (run) => {
-        if (run.outcome === 'succeeded' && run.resource !== resources.at(-1)) announce(run);
+        if (!endsSync(run) && run.resource !== resources.at(-1)) announce(run);
       },
       onProgress: (progress) => {
         const event = { ...progress, profileId: profile.id, runId };

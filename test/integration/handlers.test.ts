@@ -159,6 +159,48 @@ describe('handlers over a real core (sample data slice)', () => {
   });
 });
 
+describe('a resource that fails without ending the sync', () => {
+  it('is announced as soon as it ends, while the next resource is read, and is not published', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ld-failed-early-'));
+    const env = setup(join(root, 'data'));
+    const { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } = await import('../../electron/main/sampleApi/server.ts');
+    // The contacts gain a record after every page: every full read disagrees with the last, so the
+    // contacts run fails (a drift error, not an auth error) and the orders are read after it.
+    const server = await startSampleApi({ contacts: 300, orders: 80, faults: { drift: { inserts: 1 }, endpoints: ['contacts'] } });
+    try {
+      const profile = await env.call('saveProfile', { name: 'Drifting contacts', environment: 'custom', baseUrl: server.baseUrl, accountId: null, pageSize: 100 });
+      await env.call('useProfile', { profileId: profile.id });
+      await env.call('setCredentials', { profileId: profile.id, accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN, sessionOnly: true });
+      const { runId } = await env.call('startSync', { resources: ['contacts', 'orders'] });
+      const runs = await env.waitForSync(runId, 2);
+      expect(runs.map((r) => [r.resource, r.outcome])).toEqual([
+        ['contacts', 'failed'],
+        ['orders', 'succeeded'],
+      ]);
+      expect(runs[0]!.error?.code).not.toBe('AUTH_REJECTED');
+      const sequence = env.recorded.events.flatMap((e) => {
+        if (e.event === 'syncProgress') return [`progress:${(e.payload as EventPayload<'syncProgress'>).resource}`];
+        if (e.event === 'syncFinished') return [`finished:${(e.payload as EventPayload<'syncFinished'>).resource}`];
+        if (e.event === 'cacheChanged') return [`changed:${(e.payload as EventPayload<'cacheChanged'>).resources.join('+')}`];
+        return [];
+      });
+      // The failure reaches the page before the orders' first progress, not after the whole sync;
+      // nothing was published for the contacts, so there is no cue to reload them.
+      expect(sequence.indexOf('finished:contacts')).toBeGreaterThanOrEqual(0);
+      expect(sequence.indexOf('finished:contacts')).toBeLessThan(sequence.indexOf('progress:orders'));
+      expect(sequence.filter((s) => s.startsWith('finished:') || s.startsWith('changed:'))).toEqual(['finished:contacts', 'finished:orders', 'changed:orders']);
+      expect(env.recorded.events.filter((e) => e.event === 'syncFinished').map((e) => e.running)).toEqual([true, false]);
+      const status = await env.call('getSyncStatus', {});
+      expect(status.resources.contacts.rows).toBe(0);
+      expect(status.resources.orders.rows).toBe(80);
+    } finally {
+      await server.close();
+      await env.core.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('tokens never leave the keychain', () => {
   it('after a sync with real tokens, no file under the data directory and no renderer-visible value holds them', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ld-leak-'));

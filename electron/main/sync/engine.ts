@@ -19,7 +19,7 @@
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { SyncPhase, SyncProgress, SyncRun } from '../../../shared/contract.ts';
+import { endsSync, type SyncPhase, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError, toErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../log.ts';
@@ -142,7 +142,7 @@ export async function runSync(db: Database.Database, source: PageSource, options
     const run = await runResource(db, source, resource, runId, options);
     runs.push(run);
     options.onRun?.(run);
-    if (run.outcome === 'cancelled' || run.error?.code === 'AUTH_REJECTED') break;
+    if (endsSync(run)) break;
   }
   return runs;
 }
