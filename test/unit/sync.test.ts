@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -9,6 +10,7 @@ import { openCache } from '../../electron/main/cache/db.ts';
 import { countContacts, getContact, getOrder, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { pageSizeWithin, runSync, type PageSource } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
+import { nodeSyncProcessLauncher, type SyncProcessExit } from '../../electron/main/sync/process.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 
 let dir: string;
@@ -85,6 +87,19 @@ describe('pageSizeWithin', () => {
     expect(pageSizeWithin(1000, 1000, 660_000)).toBe(1000);
     expect(pageSizeWithin(1000, 400, 5_000_000)).toBe(1000); // fewer rows than asked: the whole result
     expect(pageSizeWithin(1, 1, 5_000_000)).toBe(1);
+  });
+});
+
+describe('sync process launcher', () => {
+  it('keeps the stderr tail whole when a character is split across two writes of the process', async () => {
+    // "é" is two bytes in UTF-8 (c3 a9); the process writes them 50 ms apart, so they arrive as two
+    // chunks. Decoded chunk by chunk, the tail would hold two replacement characters instead.
+    const script = join(dir, 'split-stderr.mjs');
+    writeFileSync(script, "process.stderr.write(Buffer.from([0x63, 0x61, 0x66, 0xc3]));\nsetTimeout(() => { process.stderr.write(Buffer.from([0xa9, 0x0a])); process.exit(3); }, 50);\n");
+    const child = nodeSyncProcessLauncher(pathToFileURL(script), []);
+    const exit = await new Promise<SyncProcessExit>((resolve) => child.onExit(resolve));
+    expect(exit.code).toBe(3);
+    expect(exit.stderrTail).toBe('café\n');
   });
 });
 

@@ -13,6 +13,7 @@
  *   not meant for that).
  */
 import { fork } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 
 /** V8 heap limits of a sync process, in MiB (undefined = V8's defaults). */
@@ -69,11 +70,12 @@ export function heapLimitArgs(limit: SyncHeapLimit | undefined): string[] {
 const STDERR_TAIL = 4096;
 
 /**
- * What every launcher keeps of its process: the tail of its stderr, and its exit, reported once to
- * every listener. Used by both launchers (this file, app/syncProcess.ts).
+ * What every launcher keeps of its process: the tail of its stderr (decoded as UTF-8 across chunks,
+ * so a character split between two chunks stays whole), and its exit, reported once to every
+ * listener. Used by both launchers (this file, app/syncProcess.ts).
  */
 export function exitRelay(): {
-  /** Appends output of the process to the kept tail. */
+  /** Appends output of the process (raw bytes, or text already decoded) to the kept tail. */
   stderr(chunk: Buffer | string): void;
   /** Reports the exit (the first call counts). */
   exit(info: Omit<SyncProcessExit, 'stderrTail'>): void;
@@ -82,14 +84,19 @@ export function exitRelay(): {
 } {
   let tail = '';
   let exited = false;
+  const decoder = new StringDecoder('utf8');
   const listeners: ((exit: SyncProcessExit) => void)[] = [];
+  const keep = (text: string): void => {
+    tail = (tail + text).slice(-STDERR_TAIL);
+  };
   return {
     stderr(chunk) {
-      tail = (tail + chunk.toString()).slice(-STDERR_TAIL);
+      keep(typeof chunk === 'string' ? chunk : decoder.write(chunk));
     },
     exit(info) {
       if (exited) return;
       exited = true;
+      keep(decoder.end());
       for (const listener of listeners) listener({ ...info, stderrTail: tail });
     },
     onExit(listener) {
@@ -109,8 +116,7 @@ export const nodeSyncProcessLauncher: SyncProcessLauncher = (script, execArgv) =
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
   const relay = exitRelay();
-  // Decoded as a stream, so a character split across two chunks stays whole in the tail.
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => relay.stderr(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => relay.stderr(chunk));
   // 'close' comes after stdio has ended, so the stderr tail is complete.
   child.once('close', (code, signal) => relay.exit({ code, signal }));
   child.once('error', (error) => {
