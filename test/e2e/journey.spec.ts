@@ -289,6 +289,29 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await app.screenshot('18-sync-history-after-offline');
   step('back online');
 
+  // --- One part of a sync fails, the other goes on ------------------------------------------------
+  // Every answer for contacts is a server error: after the client's retries their run fails, and it
+  // is shown at once (the contacts' card with the error, and a toast) while the orders are still
+  // read (each answer takes 1.5 s, so the page can be looked at meanwhile).
+  app.core.sampleApi.server?.setFaults({ serverErrorRate: 1, endpoints: ['contacts'], latencyMs: 1_500 });
+  await page.keyboard.press('Control+r');
+  await expect(page.getByTestId('sync-progress-contacts')).toBeVisible();
+  await expect(page.getByTestId('resource-contacts').locator('.c-err')).toContainText(/HTTP 50\d/, { timeout: 60_000 });
+  await expect(page.getByTestId('status-sync')).toBeVisible();
+  await expect(page.getByTestId('sync-progress-orders')).toBeVisible();
+  await expect(page.getByText(/Sync of contacts failed/)).toBeVisible();
+  await app.screenshot('18b-sync-contacts-failed-orders-running');
+  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
+  // The contacts keep the copy they had; the orders are new; the next sync clears the error.
+  expect(parseCount((await page.getByTestId('resource-contacts').locator('.c-rows').textContent()) ?? '')).toBe(allCount);
+  await expect(page.locator('.history tbody tr').first()).toContainText(/orders.*Succeeded/i);
+  app.core.sampleApi.server?.setFaults({});
+  await page.keyboard.press('Control+r');
+  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/, { timeout: 60_000 });
+  await expect(page.getByTestId('resource-contacts').locator('.c-err')).toHaveCount(0);
+  step('contacts failed, orders synced');
+
   // Clear cache and resync, behind a confirmation.
   expect(await page.locator('.history tbody tr').count()).toBeGreaterThan(2);
   await page.getByRole('button', { name: 'Clear cache and resync…' }).click();
