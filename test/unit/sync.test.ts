@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +101,27 @@ describe('sync process launcher', () => {
     const exit = await new Promise<SyncProcessExit>((resolve) => child.onExit(resolve));
     expect(exit.code).toBe(3);
     expect(exit.stderrTail).toBe('café\n');
+  });
+
+  it('runs the sync at a lower priority than the app: every thread of the sync process, not just its first', async () => {
+    const child = nodeSyncProcessLauncher(new URL('../../electron/main/sync/worker.ts', import.meta.url), []);
+    const pid = child.pid!;
+    /** The nice value of each thread (Linux: field 19 of /proc/<pid>/task/<tid>/stat), else the process's. */
+    const niceValues = (): number[] => {
+      if (process.platform !== 'linux') return [getPriority(pid)];
+      return readdirSync(`/proc/${pid}/task`).map((tid) => {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    };
+    try {
+      // The entry lowers its priority as it loads; then it waits for its 'start' message.
+      await vi.waitFor(() => expect(niceValues().every((n) => n === 10)).toBe(true), { timeout: 10_000, interval: 50 });
+      expect(niceValues().length).toBeGreaterThan(process.platform === 'linux' ? 1 : 0);
+      expect(getPriority()).toBe(0); // this process (the app's side) keeps its own
+    } finally {
+      child.kill();
+    }
   });
 });
 

@@ -8,6 +8,8 @@
  * channel (`process.send`). Before its last message ('done' or 'error') it has closed the cache,
  * so the controller can end the process as soon as that message arrives.
  */
+import { readdirSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
 import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import { toErrorPayload, type ErrorCode, type ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
@@ -114,6 +116,25 @@ async function run(data: SyncWorkerData, signal: AbortSignal, post: (m: SyncWork
   }
 }
 
+/**
+ * Lowers this process's scheduling priority (nice 10 on Linux and macOS, below normal on Windows):
+ * the sync is background work, and on a machine with few cores its writer and SQLite's sorter
+ * threads would otherwise take the CPU on equal terms with the window, the main process and the
+ * database worker that answers the user's searches. Linux applies a priority per thread, so every
+ * thread that exists now is lowered; threads started later (SQLite's sorter helpers) inherit it.
+ * Never throws: a priority that cannot be changed leaves the sync as it was.
+ */
+function lowerPriority(): void {
+  const below = constants.priority.PRIORITY_BELOW_NORMAL;
+  try {
+    if (process.platform === 'linux') for (const tid of readdirSync('/proc/self/task')) setPriority(Number(tid), below);
+    else setPriority(below);
+  } catch {
+    // not allowed or not supported here: the sync runs at the default priority
+  }
+}
+
+lowerPriority();
 const channel = parentChannel();
 if (channel) {
   const abort = new AbortController();
