@@ -117,12 +117,12 @@ export class AppState {
     if (!this.activeProfile) return { tone: 'muted', text: 'No profile', action: 'profiles' };
     if (c?.state === 'auth-needed' || this.credentials?.rejected)
       return { tone: 'error', text: 'Token rejected — open Profiles to enter a new one', action: 'profiles' };
-    if (c?.state === 'offline' || c?.state === 'unreachable')
-      return {
-        tone: 'warn',
-        text: when ? `Offline — showing data from ${when}` : 'Offline — nothing cached yet',
-        action: 'sync',
-      };
+    if (c?.state === 'offline' || c?.state === 'unreachable') {
+      // Offline: no answer at all. Unreachable: the service answers, but with server errors, rate
+      // limits or something that is not its API (the Sync view shows the exact error).
+      const what = c.state === 'offline' ? 'Offline' : 'Service unavailable';
+      return { tone: 'warn', text: when ? `${what} — showing data from ${when}` : `${what} — nothing cached yet`, action: 'sync' };
+    }
     if (c?.state === 'online') return { tone: 'ok', text: when ? `Online · synced ${when}` : 'Online · not synced yet', action: null };
     return { tone: 'muted', text: when ? `Synced ${when}` : 'Not synced yet', action: null };
   });
@@ -227,7 +227,10 @@ export class AppState {
     // resource would only repeat them.
     const quiet = ['NETWORK_UNREACHABLE', 'TIMEOUT', 'AUTH_REJECTED', 'AUTH_MISSING'];
     if (run.outcome === 'failed' && run.error && !quiet.includes(run.error.code)) {
-      this.toast('error', `Sync of ${run.resource} failed: ${run.error.message}`);
+      // Says what it means for the data first (the copy on this computer, if any, is unchanged), then why.
+      const name = run.resource === 'contacts' ? 'Contacts' : 'Orders';
+      const kept = this.syncStatus?.resources[run.resource].lastSyncedAt ? `${name} not updated; the previous copy is kept.` : `${name} not downloaded.`;
+      this.toast('error', `${kept} ${run.error.message}`);
     }
     void this.refreshStatus().then(() => {
       if (this.running) return;
