@@ -20,6 +20,16 @@ interface Recorded {
   saved: string[];
 }
 
+/** The sync's events in the order emitted: `progress:<resource>`, `finished:<resource>`, `changed:<resources>`. */
+function syncEventSequence(recorded: Recorded): string[] {
+  return recorded.events.flatMap((e) => {
+    if (e.event === 'syncProgress') return [`progress:${(e.payload as EventPayload<'syncProgress'>).resource}`];
+    if (e.event === 'syncFinished') return [`finished:${(e.payload as EventPayload<'syncFinished'>).resource}`];
+    if (e.event === 'cacheChanged') return [`changed:${(e.payload as EventPayload<'cacheChanged'>).resources.join('+')}`];
+    return [];
+  });
+}
+
 function setup(dataDir: string, keychain: 'keychain' | 'session-only' = 'session-only') {
   const recorded: Recorded = { events: [], saved: [] };
   const platform: PlatformServices = {
@@ -92,12 +102,7 @@ describe('handlers over a real core (sample data slice)', () => {
     expect(env.recorded.events.some((e) => e.event === 'syncProgress')).toBe(true);
     // Each resource is announced once, as soon as it is published: the contacts (and the page's
     // cue to show them) come before the orders are read, not after the whole sync.
-    const sequence = env.recorded.events.flatMap((e) => {
-      if (e.event === 'syncProgress') return [`progress:${(e.payload as EventPayload<'syncProgress'>).resource}`];
-      if (e.event === 'syncFinished') return [`finished:${(e.payload as EventPayload<'syncFinished'>).resource}`];
-      if (e.event === 'cacheChanged') return [`changed:${(e.payload as EventPayload<'cacheChanged'>).resources.join('+')}`];
-      return [];
-    });
+    const sequence = syncEventSequence(env.recorded);
     const ordersRead = sequence.indexOf('progress:orders');
     expect(ordersRead).toBeGreaterThan(0);
     expect(sequence.slice(0, ordersRead)).toEqual(expect.arrayContaining(['finished:contacts', 'changed:contacts']));
@@ -178,12 +183,7 @@ describe('a resource that fails without ending the sync', () => {
         ['orders', 'succeeded'],
       ]);
       expect(runs[0]!.error?.code).not.toBe('AUTH_REJECTED');
-      const sequence = env.recorded.events.flatMap((e) => {
-        if (e.event === 'syncProgress') return [`progress:${(e.payload as EventPayload<'syncProgress'>).resource}`];
-        if (e.event === 'syncFinished') return [`finished:${(e.payload as EventPayload<'syncFinished'>).resource}`];
-        if (e.event === 'cacheChanged') return [`changed:${(e.payload as EventPayload<'cacheChanged'>).resources.join('+')}`];
-        return [];
-      });
+      const sequence = syncEventSequence(env.recorded);
       // The failure reaches the page before the orders' first progress, not after the whole sync;
       // nothing was published for the contacts, so there is no cue to reload them.
       expect(sequence.indexOf('finished:contacts')).toBeGreaterThanOrEqual(0);
