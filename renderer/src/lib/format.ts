@@ -8,6 +8,11 @@ const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const timeFmt = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const dayFmt = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
+/** "Contacts" or "Orders": a resource's name as a title (headings, cards, messages). */
+export function resourceTitle(resource: 'contacts' | 'orders'): string {
+  return resource === 'contacts' ? 'Contacts' : 'Orders';
+}
+
 /** 12345 → "12,345" in the user's locale. */
 export function formatCount(n: number): string {
   return numberFmt.format(n);

@@ -14,7 +14,7 @@ import type {
 } from '../../../shared/contract.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { bridge, call, errorText } from '../lib/api.ts';
-import { formatWhen } from '../lib/format.ts';
+import { formatWhen, resourceTitle } from '../lib/format.ts';
 import { loadSetting, saveSetting } from '../lib/storage.ts';
 import { createContactsModel, createOrdersModel } from './models.ts';
 
@@ -36,10 +36,10 @@ export interface StatusLine {
   action: 'profiles' | 'sync' | null;
 }
 
-/** The whole app's state. */
 /** The resources a sync reads, in the order it reads them (the core syncs contacts, then orders). */
 const SYNC_ORDER: readonly Resource[] = ['contacts', 'orders'];
 
+/** The whole app's state. */
 export class AppState {
   ready = $state(false);
   /** Set when the app could not start (no bridge, profile list unreadable). */
@@ -110,6 +110,13 @@ export class AppState {
     return before !== undefined && this.finished[before] === undefined ? before : undefined;
   }
 
+  /**
+   * What the status bar, the banner and an empty view call a service the app cannot use: "Offline"
+   * (no answer at all), "Service unavailable" (it answers, but with server errors, rate limits or
+   * something that is not its API; the Sync view shows the exact error), or null.
+   */
+  outage = $derived(this.connectivity?.state === 'offline' ? 'Offline' : this.connectivity?.state === 'unreachable' ? 'Service unavailable' : null);
+
   statusLine = $derived.by((): StatusLine => {
     const c = this.connectivity;
     const asOf = this.dataAsOf;
@@ -117,12 +124,7 @@ export class AppState {
     if (!this.activeProfile) return { tone: 'muted', text: 'No profile', action: 'profiles' };
     if (c?.state === 'auth-needed' || this.credentials?.rejected)
       return { tone: 'error', text: 'Token rejected — open Profiles to enter a new one', action: 'profiles' };
-    if (c?.state === 'offline' || c?.state === 'unreachable') {
-      // Offline: no answer at all. Unreachable: the service answers, but with server errors, rate
-      // limits or something that is not its API (the Sync view shows the exact error).
-      const what = c.state === 'offline' ? 'Offline' : 'Service unavailable';
-      return { tone: 'warn', text: when ? `${what} — showing data from ${when}` : `${what} — nothing cached yet`, action: 'sync' };
-    }
+    if (this.outage) return { tone: 'warn', text: when ? `${this.outage} — showing data from ${when}` : `${this.outage} — nothing cached yet`, action: 'sync' };
     if (c?.state === 'online') return { tone: 'ok', text: when ? `Online · synced ${when}` : 'Online · not synced yet', action: null };
     return { tone: 'muted', text: when ? `Synced ${when}` : 'Not synced yet', action: null };
   });
@@ -228,7 +230,7 @@ export class AppState {
     const quiet = ['NETWORK_UNREACHABLE', 'TIMEOUT', 'AUTH_REJECTED', 'AUTH_MISSING'];
     if (run.outcome === 'failed' && run.error && !quiet.includes(run.error.code)) {
       // Says what it means for the data first (the copy on this computer, if any, is unchanged), then why.
-      const name = run.resource === 'contacts' ? 'Contacts' : 'Orders';
+      const name = resourceTitle(run.resource);
       const kept = this.syncStatus?.resources[run.resource].lastSyncedAt ? `${name} not updated; the previous copy is kept.` : `${name} not downloaded.`;
       this.toast('error', `${kept} ${run.error.message}`);
     }
