@@ -24,6 +24,12 @@ export const ERROR_CODES = [
   'TIMEOUT',
   /** The body was not JSON or not the §2.1 envelope. */
   'BAD_RESPONSE',
+  /**
+   * The service's records kept changing while they were paged through: every full re-read allowed
+   * disagreed with the one before (rows added, removed or moved between pages; §2.1 paging has no
+   * snapshot). The service itself answered normally.
+   */
+  'DRIFT',
   /** The operation was cancelled by the user. */
   'CANCELLED',
   /** A record, profile or file that was asked for does not exist. */

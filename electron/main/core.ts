@@ -364,7 +364,9 @@ export function createCore(options: CoreOptions): Core {
       .then((runs: SyncRun[]) => {
         sync = null;
         for (const run of runs) announce(run);
-        const failed = runs.find((r) => r.outcome === 'failed');
+        // A run whose records kept changing (DRIFT) had every request answered: the per-request
+        // outcomes have already said the service is online, and its failure says nothing about it.
+        const failed = runs.find((r) => r.outcome === 'failed' && r.error?.code !== 'DRIFT');
         if (failed?.error) {
           if (failed.error.code === 'AUTH_REJECTED') void credentials.markRejected(profile.id).catch(() => {});
           setConnectivity(profile.id, stateForError(failed.error.code), failed.error.message, false);

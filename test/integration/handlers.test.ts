@@ -193,6 +193,9 @@ describe('a resource that fails without ending the sync', () => {
       const status = await env.call('getSyncStatus', {});
       expect(status.resources.contacts.rows).toBe(0);
       expect(status.resources.orders.rows).toBe(80);
+      // Every request was answered: the contacts' failure is about their data, not the service.
+      expect(status.resources.contacts.lastError?.code).toBe('DRIFT');
+      expect(status.connectivity).toMatchObject({ state: 'online', message: null });
     } finally {
       await server.close();
       await env.core.close();

@@ -39,7 +39,7 @@ const ORDERS = Math.max(20, Math.round(CONTACTS / 8));
 console.log(`reliabilitySoak: seed ${SEED} (replay with LETTERDESK_SOAK_SEED=${SEED}), ${RUNS} runs, ${CONTACTS} contacts, ${ORDERS} orders`);
 
 /** Failure outcomes a faulty network may legitimately end in. */
-const EXPECTED_FAILURE_CODES = ['SERVER_ERROR', 'RATE_LIMITED', 'NETWORK_UNREACHABLE', 'TIMEOUT', 'BAD_RESPONSE'];
+const EXPECTED_FAILURE_CODES = ['SERVER_ERROR', 'RATE_LIMITED', 'NETWORK_UNREACHABLE', 'TIMEOUT', 'BAD_RESPONSE', 'DRIFT'];
 
 function randomFaults(rng: () => number, runIndex: number): { faults: FaultOptions; driftPages: number } {
   const pick = (p: number, max: number) => (rng() < p ? Math.round(rng() * max * 100) / 100 : 0);

@@ -201,6 +201,33 @@ describe('sync failures, drift, cancel, resume', () => {
     }
   });
 
+  it('drift that never settles fails with DRIFT, and its message says what the cache still holds', async () => {
+    const api = await startSampleApi({ contacts: 400, orders: 10, seed: 6 });
+    const db = openCache(join(dir, 'drift-forever.sqlite'));
+    try {
+      // A first sync: nothing was cached before, so nothing "previous" may be promised.
+      api.setFaults({ drift: { inserts: 1 }, endpoints: ['contacts'] });
+      const first = await runSync(db, source(api), { resources: ['contacts'], pageSize: 100, maxPasses: 2 });
+      expect(first[0]).toMatchObject({ outcome: 'failed', error: { code: 'DRIFT' } });
+      expect(first[0]?.error?.message).toMatch(/kept changing while they were read \(2 full reads did not agree\)\. No contacts are cached yet\./);
+      expect(first[0]?.error?.message).not.toMatch(/before|previous/);
+      expect(countContacts(db, {}).count).toBe(0);
+
+      // Once contacts are published, the same failure says they are still shown, and they are.
+      api.setFaults({});
+      expect((await runSync(db, source(api), { resources: ['contacts'], pageSize: 100 }))[0]?.outcome).toBe('succeeded');
+      const cached = countContacts(db, {}).count;
+      api.setFaults({ drift: { inserts: 1 }, endpoints: ['contacts'] });
+      const later = await runSync(db, source(api), { resources: ['contacts'], pageSize: 100, maxPasses: 2 });
+      expect(later[0]).toMatchObject({ outcome: 'failed', error: { code: 'DRIFT' } });
+      expect(later[0]?.error?.message).toMatch(/The contacts cached before are still shown, unchanged\./);
+      expect(countContacts(db, {}).count).toBe(cached);
+    } finally {
+      db.close();
+      await api.close();
+    }
+  });
+
   it('readers never see a half-finished sync; cancel keeps the old snapshot, and the next sync reads every page again', async () => {
     const api = await startSampleApi({ contacts: 2000, orders: 10, seed: 9 });
     const file = join(dir, 'cancel.sqlite');

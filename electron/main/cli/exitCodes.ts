@@ -16,7 +16,7 @@ export const EXIT = {
   AUTH: 3,
   /** The service could not be reached or did not answer in time. */
   NETWORK: 4,
-  /** The service failed: 5xx, 429 after all retries, or an answer that is not the §2.1 envelope. */
+  /** The service failed: 5xx, 429 after all retries, an answer that is not the §2.1 envelope, or records that kept changing while read. */
   SERVER: 5,
   /** Local data: the cache is damaged or too new, not synced yet, the disk is full, a file cannot be written. */
   DATA: 6,
@@ -41,6 +41,7 @@ export function exitCodeFor(code: ErrorCode): number {
     case 'SERVER_ERROR':
     case 'RATE_LIMITED':
     case 'BAD_RESPONSE':
+    case 'DRIFT':
       return EXIT.SERVER;
     case 'CACHE_DAMAGED':
     case 'CACHE_TOO_NEW':

@@ -72,8 +72,18 @@ export interface RunSyncOptions {
   onRun?: (run: SyncRun) => void;
 }
 
-function cancelled(): LetterdeskError {
-  return new LetterdeskError('CANCELLED', 'The sync was cancelled. The previous data is still shown; start the sync again to continue where it stopped.');
+/**
+ * What the person still has when a resource's run ends without publishing: the copy of an earlier
+ * sync, shown unchanged, or nothing yet (a first sync). Error messages say which, so a first sync
+ * never promises "previous data".
+ * @param published the resource has been published before (`resource_state.last_synced_at`)
+ */
+export function keptData(resource: Resource, published: boolean): string {
+  return published ? `The ${resource} cached before are still shown, unchanged.` : `No ${resource} are cached yet.`;
+}
+
+function cancelled(kept: string): LetterdeskError {
+  return new LetterdeskError('CANCELLED', `The sync was cancelled. ${kept} Start the sync again to continue where it stopped.`);
 }
 
 /** Largest `count` a sync accepts from the service (the spec's scale is 10^6 contacts, 3·10^5 orders). */
@@ -110,12 +120,12 @@ export function pageSizeWithin(pageSize: number, rows: number, bodyLength: numbe
 }
 
 /** SQLite's "database or disk is full" (a full disk, or the file's page limit) as DISK_FULL; else null. */
-function diskFull(error: unknown): LetterdeskError | null {
+function diskFull(error: unknown, kept: string): LetterdeskError | null {
   const code = (error as { code?: unknown } | null)?.code;
   if (code !== 'SQLITE_FULL') return null;
   return new LetterdeskError(
     'DISK_FULL',
-    'The disk is full, so the sync could not write to the cache. The previous data is still shown. Free some space on the disk, then sync again.',
+    `The disk is full, so the sync could not write to the cache. ${kept} Free some space on the disk, then sync again.`,
     { cause: error },
   );
 }
@@ -155,6 +165,8 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   db.prepare("INSERT OR REPLACE INTO sync_runs (run_id, resource, started_at, outcome) VALUES (?, ?, ?, 'running')").run(runId, resource, startedAt);
+  const published = (db.prepare('SELECT last_synced_at FROM resource_state WHERE resource = ?').pluck().get(resource) ?? null) !== null;
+  const kept = keptData(resource, published);
 
   let phase: SyncPhase = 'starting';
   let pagesDone = 0;
@@ -203,7 +215,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
     let previousSeen: number | null = null;
     let previousCount: number | null = null;
     for (;;) {
-      if (signal.aborted) throw cancelled();
+      if (signal.aborted) throw cancelled(kept);
       let first = await source.fetchPage(resource, 0, pageSize, signal);
       let capped = false;
       if (first.records.length < pageSize && first.records.length < first.count && first.records.length > 0) {
@@ -232,7 +244,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
         // exhaust memory long before any request; refuse the answer instead.
         throw new LetterdeskError(
           'BAD_RESPONSE',
-          `The service reported ${count} ${resource} in pages of ${pageSize}, more than Letterdesk can mirror (at most ${MAX_RECORDS} records in ${MAX_PAGES} pages). The previous data is kept; check the base URL and the account scope of the profile.`,
+          `The service reported ${count} ${resource} in pages of ${pageSize}, more than Letterdesk can mirror (at most ${MAX_RECORDS} records in ${MAX_PAGES} pages). ${kept} Check the base URL and the account scope of the profile.`,
         );
       }
       if (resumable && state && (state.server_count !== count || capped) && pass === state.pass) {
@@ -272,7 +284,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
           if (local.signal.aborted) return;
           const page = todo[next++] as number;
           const res = await source.fetchPage(resource, page, pageSize, local.signal);
-          if (signal.aborted) throw cancelled();
+          if (signal.aborted) throw cancelled(kept);
           const w = writer.writePage(resource, pass, page, res.count, res.records);
           invalid += w.invalid;
           if (res.count !== count) drift = true;
@@ -294,7 +306,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
       } finally {
         signal.removeEventListener('abort', onAbort);
       }
-      if (signal.aborted) throw cancelled();
+      if (signal.aborted) throw cancelled(kept);
 
       setPhase('verifying');
       // Staging holds rows of this pass and of earlier ones only (a fresh or a resumed staging of
@@ -321,8 +333,8 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
       logger.warn(`sync ${resource}: drift in pass ${pass} (server count ${count}, ids seen ${seen}, count changed: ${drift}); reading again`);
       if (pass >= maxPasses) {
         throw new LetterdeskError(
-          'BAD_RESPONSE',
-          `The service's ${resource} kept changing while they were read (${maxPasses} full reads did not agree). The previous data is kept; try the sync again later.`,
+          'DRIFT',
+          `The service's ${resource} kept changing while they were read (${maxPasses} full reads did not agree). ${kept} Try the sync again later.`,
         );
       }
       pass += 1;
@@ -332,13 +344,13 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
     // Keep only the rows seen in the last (consistent) pass: the others were deleted or moved away.
     // (In pass 1 there are none, and the statement would read every wide row to find that out.)
     if (pass > 1) db.prepare(`DELETE FROM ${stage} WHERE pass < ?`).run(pass);
-    if (signal.aborted) throw cancelled();
+    if (signal.aborted) throw cancelled(kept);
     setPhase('indexing');
     const gen = Date.now().toString(36);
     const rows = buildNext(db, resource, gen);
     if (signal.aborted) {
       dropLeftovers(db, resource);
-      throw cancelled();
+      throw cancelled(kept);
     }
     setPhase('publishing');
     const endedAt = new Date().toISOString();
@@ -352,7 +364,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
     setPhase('done');
     logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - t0)} ms (${invalid} invalid kept)`);
   } catch (error) {
-    const payload = signal.aborted && !(isLetterdeskError(error) && error.code !== 'CANCELLED') ? cancelled().toPayload() : toErrorPayload(diskFull(error) ?? error);
+    const payload = signal.aborted && !(isLetterdeskError(error) && error.code !== 'CANCELLED') ? cancelled(kept).toPayload() : toErrorPayload(diskFull(error, kept) ?? error);
     if (!isLetterdeskError(error)) logger.error(`sync ${resource} failed`, error);
     const outcome = payload.code === 'CANCELLED' ? 'cancelled' : 'failed';
     try {
