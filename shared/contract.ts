@@ -83,6 +83,25 @@ export const profileInputSchema = z
   .strict();
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 
+/** Tokens as the person pastes them, and where to keep them (the keychain, or this session only). */
+export const tokensInputSchema = z
+  .object({
+    accessToken: z.string().min(1).max(8192),
+    refreshToken: z.string().max(8192).nullable(),
+    /** Keep in memory for this session only (when the keychain is unavailable, or by choice). */
+    sessionOnly: z.boolean(),
+  })
+  .strict();
+export type TokensInput = z.infer<typeof tokensInputSchema>;
+
+/**
+ * `saveProfile`'s input: the profile's fields and, optionally, its tokens. With tokens the save is
+ * one step: they are checked before anything is written, and a new profile whose tokens cannot be
+ * stored is not created (nor made active), so a failed "Connect" leaves nothing half-made behind.
+ */
+export const saveProfileInputSchema = profileInputSchema.extend({ credentials: tokensInputSchema.optional() }).strict();
+export type SaveProfileInput = z.infer<typeof saveProfileInputSchema>;
+
 export const SYNC_PHASES = ['starting', 'fetching', 'verifying', 'indexing', 'publishing', 'done'] as const;
 export type SyncPhase = (typeof SYNC_PHASES)[number];
 
@@ -229,25 +248,14 @@ export const calls = {
   getAppInfo: { input: empty, output: out<AppInfo>() },
 
   listProfiles: { input: empty, output: out<ProfileList>() },
-  saveProfile: { input: profileInputSchema, output: out<Profile>() },
+  saveProfile: { input: saveProfileInputSchema, output: out<Profile>() },
   removeProfile: { input: z.object({ profileId, purgeCache: z.boolean() }).strict(), output: out<ProfileList>() },
   useProfile: { input: byProfile, output: out<ProfileList>() },
   /** First run: create (or reuse) the profile that syncs from the embedded sample API. */
   createSampleProfile: { input: empty, output: out<Profile>() },
 
   getCredentialStatus: { input: byProfile, output: out<CredentialStatus>() },
-  setCredentials: {
-    input: z
-      .object({
-        profileId,
-        accessToken: z.string().min(1).max(8192),
-        refreshToken: z.string().max(8192).nullable(),
-        /** Keep in memory for this session only (when the keychain is unavailable, or by choice). */
-        sessionOnly: z.boolean(),
-      })
-      .strict(),
-    output: out<CredentialStatus>(),
-  },
+  setCredentials: { input: tokensInputSchema.extend({ profileId }).strict(), output: out<CredentialStatus>() },
   clearCredentials: { input: byProfile, output: out<CredentialStatus>() },
 
   startSync: { input: z.object({ resources: z.array(resourceSchema).min(1).max(2) }).strict(), output: out<{ runId: string }>() },

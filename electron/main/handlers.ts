@@ -12,6 +12,7 @@ import { isSafeExternalUrl } from './app/security.ts';
 import type { Core } from './core.ts';
 import { exportColumns } from './export/columns.ts';
 import { defaultExportFileName } from './export/run.ts';
+import { normalizeTokens } from './credentials/store.ts';
 import { removeProfileAndCredentials } from './profiles/remove.ts';
 
 const SAMPLE_PROFILE_NAME = 'Sample data';
@@ -36,8 +37,21 @@ export function createHandlers(core: Core): Handlers {
       return profileList();
     },
 
-    async saveProfile(input) {
+    async saveProfile({ credentials, ...input }) {
+      const tokens = credentials ? { accessToken: credentials.accessToken, refreshToken: credentials.refreshToken } : null;
+      // Malformed tokens are refused before anything is written.
+      if (tokens) normalizeTokens(tokens);
       const profile = core.profiles.save(input);
+      if (credentials && tokens) {
+        try {
+          await core.credentials.set(profile.id, tokens, { sessionOnly: credentials.sessionOnly });
+        } catch (error) {
+          // A new profile whose tokens could not be stored is not kept: the person is still in the
+          // form, with the error, and submitting again does not meet "a profile named … exists".
+          if (input.id === undefined) core.profiles.remove(profile.id);
+          throw error;
+        }
+      }
       if (core.profiles.list().activeProfileId === null) core.profiles.use(profile.id);
       profilesChanged();
       return profile;

@@ -204,6 +204,43 @@ describe('a resource that fails without ending the sync', () => {
   });
 });
 
+describe('saving a profile with its tokens', () => {
+  it('is one step: tokens that cannot be stored leave no profile behind, and the next attempt succeeds', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ld-save-with-tokens-'));
+    // A keychain whose D-Bus session bus does not exist (a desktop session without a Secret Service).
+    const bus = process.env.DBUS_SESSION_BUS_ADDRESS;
+    process.env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${join(root, 'no-such-bus')}`;
+    const env = setup(join(root, 'data'), 'keychain');
+    const fields = { name: 'Acme', environment: 'production', baseUrl: 'https://api.example.com/api/v1', accountId: null, pageSize: 500 } as const;
+    try {
+      // A token with a line break inside: refused before anything is written.
+      const malformed = await dispatchCall(env.handlers, 'saveProfile', { ...fields, credentials: { accessToken: 'abc\ndef', refreshToken: null, sessionOnly: false } });
+      expect(malformed).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringMatching(/line breaks/) } });
+      // Well-formed, but the keychain cannot store them: the new profile is not kept either.
+      const noKeychain = await dispatchCall(env.handlers, 'saveProfile', { ...fields, credentials: { accessToken: 'at-1', refreshToken: 'rt-1', sessionOnly: false } });
+      expect(noKeychain).toMatchObject({ ok: false, error: { code: 'KEYCHAIN_UNAVAILABLE', message: expect.stringMatching(/^The tokens were not saved\./) } });
+      expect(await env.call('listProfiles', {})).toMatchObject({ profiles: [], activeProfileId: null });
+      expect(env.recorded.events.filter((e) => e.event === 'profilesChanged')).toEqual([]);
+
+      // The same form submitted again, for this session only: created, made active, tokens stored.
+      const saved = await env.call('saveProfile', { ...fields, credentials: { accessToken: 'at-1', refreshToken: 'rt-1', sessionOnly: true } });
+      expect(await env.call('listProfiles', {})).toMatchObject({ profiles: [{ id: saved.id, name: 'Acme' }], activeProfileId: saved.id });
+      expect(await env.call('getCredentialStatus', { profileId: saved.id })).toMatchObject({ stored: true, storage: 'session' });
+
+      // Editing it with tokens the keychain refuses keeps the profile and its stored tokens.
+      const edit = await dispatchCall(env.handlers, 'saveProfile', { ...fields, id: saved.id, name: 'Acme EU', credentials: { accessToken: 'at-2', refreshToken: null, sessionOnly: false } });
+      expect(edit).toMatchObject({ ok: false, error: { code: 'KEYCHAIN_UNAVAILABLE' } });
+      expect((await env.call('listProfiles', {})).profiles.map((p) => p.id)).toEqual([saved.id]);
+      expect(await env.call('getCredentialStatus', { profileId: saved.id })).toMatchObject({ stored: true, storage: 'session' });
+    } finally {
+      if (bus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
+      else process.env.DBUS_SESSION_BUS_ADDRESS = bus;
+      await env.core.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('tokens never leave the keychain', () => {
   it('after a sync with real tokens, no file under the data directory and no renderer-visible value holds them', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ld-leak-'));

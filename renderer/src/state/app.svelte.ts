@@ -6,7 +6,7 @@ import type {
   Connectivity,
   CredentialStatus,
   Profile,
-  ProfileInput,
+  SaveProfileInput,
   ProfileList,
   SyncProgress,
   SyncRun,
@@ -303,8 +303,8 @@ export class AppState {
     }
   }
 
-  /** Creates or updates a profile; returns it. @throws DisplayError */
-  async saveProfile(input: ProfileInput): Promise<Profile> {
+  /** Creates or updates a profile (with its tokens, when given); returns it. @throws DisplayError */
+  async saveProfile(input: SaveProfileInput): Promise<Profile> {
     const profile = await call('saveProfile', input);
     this.#applyProfiles(await call('listProfiles', {}));
     return profile;
