@@ -59,6 +59,8 @@ export class AppState {
   credentials = $state.raw<CredentialStatus | null>(null);
   /** The last sync start error (BUSY, AUTH_MISSING…), shown in the Sync view. */
   syncError = $state<string | null>(null);
+  /** Why the active profile's status could not be read (its cache is damaged, too new…); null once it is. */
+  statusError = $state<string | null>(null);
   toasts = $state<Toast[]>([]);
   /** True while the first sync after "Explore with sample data" runs (welcome screen shows progress). */
   firstRun = $state(false);
@@ -67,7 +69,12 @@ export class AppState {
   readonly orders = createOrdersModel();
 
   activeProfile = $derived(this.profiles.find((p) => p.id === this.activeProfileId) ?? null);
-  running = $derived(this.syncStatus?.running ?? false);
+  /**
+   * A sync of the active profile is running: from its status, and from the sync's own start and
+   * progress in between (so it shows even while the status cannot be read, as with a damaged cache
+   * that the sync is replacing).
+   */
+  running = $state(false);
 
   /** Data age: the older of the two resources' last successful syncs (null when never synced). */
   dataAsOf = $derived.by(() => {
@@ -175,6 +182,12 @@ export class AppState {
     if (initial && list.loadProblem) this.toast('error', list.loadProblem, { label: 'Open Profiles', run: () => this.setView('profiles') });
     if (list.activeProfileId !== this.activeProfileId || initial) {
       this.activeProfileId = list.activeProfileId;
+      // Nothing of the previous profile may show under this one's name while its status is read.
+      this.syncStatus = null;
+      this.credentials = null;
+      this.syncError = null;
+      this.statusError = null;
+      this.running = false;
       this.progress = {};
       this.finished = {};
       this.#runId = null;
@@ -192,16 +205,19 @@ export class AppState {
     if (!id) {
       this.syncStatus = null;
       this.credentials = null;
+      this.running = false;
       return;
     }
     try {
       const [status, creds] = await Promise.all([call('getSyncStatus', {}), call('getCredentialStatus', { profileId: id })]);
       if (id !== this.activeProfileId) return;
       this.syncStatus = status;
+      this.running = status.running;
       this.connectivity = status.connectivity;
       this.credentials = creds;
+      this.statusError = null;
     } catch (error) {
-      this.syncError = errorText(error);
+      if (id === this.activeProfileId) this.statusError = errorText(error);
     }
   }
 
@@ -209,7 +225,7 @@ export class AppState {
     if (p.profileId !== this.activeProfileId) return;
     this.#enterRun(p.runId);
     this.progress = { ...this.progress, [p.resource]: p };
-    if (this.syncStatus && !this.syncStatus.running) this.syncStatus = { ...this.syncStatus, running: true };
+    this.running = true;
   }
 
   /** Events of a new run start `finished` afresh. */
@@ -254,7 +270,7 @@ export class AppState {
     this.syncError = null;
     try {
       await call('startSync', { resources: ['contacts', 'orders'] });
-      if (this.syncStatus) this.syncStatus = { ...this.syncStatus, running: true };
+      this.running = true;
     } catch (error) {
       this.syncError = errorText(error);
       this.toast('error', this.syncError);
@@ -273,6 +289,7 @@ export class AppState {
     this.syncError = null;
     try {
       await call('clearCacheAndResync', {});
+      this.running = true;
       await this.refreshStatus();
     } catch (error) {
       this.syncError = errorText(error);
