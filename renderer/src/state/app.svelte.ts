@@ -62,6 +62,8 @@ export class AppState {
   /** Why the active profile's status could not be read (its cache is damaged, too new…); null once it is. */
   statusError = $state<string | null>(null);
   toasts = $state<Toast[]>([]);
+  /** Bumped whenever the active profile's cache publishes new data: open details read their record again. */
+  cacheRevision = $state(0);
   /** True while the first sync after "Explore with sample data" runs (welcome screen shows progress). */
   firstRun = $state(false);
 
@@ -155,6 +157,7 @@ export class AppState {
       }),
       b.on('cacheChanged', (e) => {
         if (e.profileId !== this.activeProfileId) return;
+        this.cacheRevision++;
         if (e.resources.includes('contacts')) void this.contacts.refresh(true);
         if (e.resources.includes('orders')) void this.orders.refresh(true);
         void this.refreshStatus();

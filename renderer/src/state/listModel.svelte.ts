@@ -102,6 +102,10 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   #debounce: ReturnType<typeof setTimeout> | undefined;
   #profileId: string | null = null;
   #visible: [number, number] = [0, 40];
+  /** The open detail follows the selection onto a row whose page is still loading. */
+  #followSelection = false;
+  /** After the cache changed: the selected record, to select again where its page puts it now. */
+  #reselectId: string | null = null;
 
   constructor(source: ListModel<Row, Filters, Column, Facets>['source']) {
     this.source = source;
@@ -122,6 +126,8 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     this.appliedSearch = '';
     this.detailId = null;
     this.selectedIndex = -1;
+    this.#followSelection = false;
+    this.#reselectId = null;
     this.total = null;
     this.facets = null;
     this.#pages.clear();
@@ -226,11 +232,32 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       if (gen !== this.#gen) return;
       this.#store(p, page.rows);
       if (page.total.exact || !this.total?.exact) this.total = page.total;
+      // A page arrived, so reading works again: an earlier page's error no longer applies.
+      this.failure = null;
+      this.#placeSelection(p, page.rows);
       this.version++;
     } catch (error) {
       if (gen === this.#gen) this.failure = toDisplayError(error);
     } finally {
       if (gen === this.#gen) this.#inflight.delete(p);
+    }
+  }
+
+  /** Resolves, with a page that arrived, a selection waiting for its row (see the two fields). */
+  #placeSelection(p: number, rows: Row[]): void {
+    if (this.#reselectId !== null) {
+      const at = rows.findIndex((r) => r.id === this.#reselectId);
+      if (at >= 0) {
+        this.selectedIndex = p * PAGE_SIZE + at;
+        this.#reselectId = null;
+      }
+    }
+    if (this.#followSelection && this.detailId !== null) {
+      const row = this.rowAt(this.selectedIndex);
+      if (row) {
+        this.detailId = row.id;
+        this.#followSelection = false;
+      }
     }
   }
 
@@ -255,6 +282,9 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     this.loading = true;
     const query = $state.snapshot(this.query) as typeof this.query;
     const firstPage = keepPosition ? Math.floor(this.#visible[0] / PAGE_SIZE) : 0;
+    // The rows may have moved (a sync published new records): the selection stays on its record,
+    // not on its old row number.
+    const selectedId = keepPosition ? (this.#reselectId ?? this.selectedRow?.id ?? null) : null;
     try {
       const page = await this.source.page(query, { offset: firstPage * PAGE_SIZE, limit: PAGE_SIZE });
       if (gen !== this.#gen) return;
@@ -262,11 +292,16 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       this.#pages = new Map([[firstPage, page.rows]]);
       this.total = page.total;
       this.failure = null;
+      this.#followSelection = false;
+      this.#reselectId = null;
       if (!keepPosition) {
         this.selectedIndex = -1;
         this.resetToken++;
-      } else if (this.selectedIndex >= page.total.count) {
-        this.selectedIndex = page.total.count - 1;
+      } else if (selectedId !== null) {
+        // Until its page arrives (or for good, when it is gone) no row is highlighted.
+        this.selectedIndex = -1;
+        this.#reselectId = selectedId;
+        this.#placeSelection(firstPage, page.rows);
       }
       this.version++;
       this.loading = false;
@@ -309,9 +344,11 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   /** Selects a row; the open detail panel follows the selection. */
   select(index: number): void {
     this.selectedIndex = index;
+    this.#reselectId = null;
     if (this.detailId !== null) {
       const row = this.rowAt(index);
       if (row) this.detailId = row.id;
+      this.#followSelection = row === undefined;
     }
   }
 
@@ -324,9 +361,11 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   /** Opens a record's detail by id (it need not be on screen). */
   openDetail(id: string): void {
     this.detailId = id;
+    this.#followSelection = false;
   }
 
   closeDetail(): void {
     this.detailId = null;
+    this.#followSelection = false;
   }
 }
