@@ -4,15 +4,18 @@
  * `dispatchCall` the Electron transport and the Chromium harness use.
  */
 import { parse } from 'csv-parse/sync';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallInput, CallName, CallOutput, EventName, EventPayload } from '../../shared/contract.ts';
 import { createCore, type Core, type PlatformServices } from '../../electron/main/core.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
+import { cacheFilePath } from '../../electron/main/paths.ts';
+import { syncLockPath } from '../../electron/main/sync/lock.ts';
 
 interface Recorded {
   /** Every event, with whether the core said a sync was running when it was emitted. */
@@ -198,6 +201,36 @@ describe('a resource that fails without ending the sync', () => {
       expect(status.connectivity).toMatchObject({ state: 'online', message: null });
     } finally {
       await server.close();
+      await env.core.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a profile another process is syncing', () => {
+  it('refuses a sync and a cache clear with BUSY, naming that process, and syncs once it is gone', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ld-locked-'));
+    const env = setup(join(root, 'data'));
+    // Another Letterdesk (the command line) holding this profile's sync lock.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const profile = await env.call('createSampleProfile', {});
+      const lock = syncLockPath(cacheFilePath(join(root, 'data'), profile.id));
+      mkdirSync(dirname(lock), { recursive: true });
+      writeFileSync(lock, JSON.stringify({ pid: other.pid, host: hostname(), startedAt: new Date().toISOString() }));
+      const refused = await dispatchCall(env.handlers, 'startSync', { resources: ['contacts', 'orders'] });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'BUSY', message: expect.stringMatching(new RegExp(`^Another Letterdesk \\(process ${other.pid}, the app or the command line\\)`)) } });
+      expect(await dispatchCall(env.handlers, 'clearCacheAndResync', {})).toMatchObject({ ok: false, error: { code: 'BUSY' } });
+      expect(env.core.syncRunning).toBe(false);
+
+      const exited = new Promise((r) => other.once('exit', r));
+      other.kill();
+      await exited;
+      const { runId } = await env.call('startSync', { resources: ['contacts', 'orders'] });
+      expect((await env.waitForSync(runId, 2)).map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
+      expect(() => readFileSync(lock)).toThrow(/ENOENT/);
+    } finally {
+      other.kill();
       await env.core.close();
       rmSync(root, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@
  * a clean data directory, the sample API started through the CLI itself, real HTTP and SQLite.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -157,6 +157,12 @@ describe('letterdesk CLI from a clean data directory', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stdout).toBe('');
     }
+    // A data folder that is a file: a usage error naming it, before anything is logged or read.
+    const file = join(dir, 'not-a-folder');
+    writeFileSync(file, '');
+    const notFolder = await cli(['--data-dir', file, 'profile', 'list']);
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toBe(`letterdesk: The data folder ${file} is a file, not a folder. Pass --data-dir (or LETTERDESK_DATA_DIR) a folder; it is created if missing.\n`);
     const none = await cli(['--profile', 'Nobody', 'status']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^letterdesk: There is no profile "Nobody"\. Profiles: Sample Shop\.\n$/);
@@ -187,5 +193,107 @@ describe('letterdesk CLI from a clean data directory', () => {
       expect(r.code, cases[i]?.join(' ')).toBe(0);
       expect(r.stdout).toMatch(/^Usage: letterdesk/);
     }
+  });
+});
+
+/** Starts the CLI without waiting for it: its output so far, and its exit. */
+function startCli(args: string[], env: Record<string, string>, options: { detached?: boolean } = {}) {
+  const child = spawn(process.execPath, [ENTRY, '--data-dir', dataDir, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOME: dir, DBUS_SESSION_BUS_ADDRESS: 'disabled:', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached === true,
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out.stderr += c.toString()));
+  const exited = new Promise<Result>((resolve) => child.on('exit', (code) => resolve({ code, ...out })));
+  const until = async (pattern: RegExp): Promise<void> => {
+    for (let i = 0; i < 600 && !pattern.test(out.stderr); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(out.stderr).toMatch(pattern);
+  };
+  return { child, exited, until };
+}
+
+describe('letterdesk CLI against a slow service', () => {
+  let slow: ChildProcess;
+  let slowUrl: string;
+  beforeAll(async () => {
+    slow = spawn(process.execPath, [ENTRY, 'sample-api', '--contacts', '1200', '--orders', '100', '--seed', '3', '--latency-ms', '400'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    slowUrl = await new Promise<string>((resolve, reject) => {
+      let buffer = '';
+      slow.stdout?.on('data', (c: Buffer) => {
+        buffer += c.toString();
+        if (buffer.includes('\n')) resolve(buffer.split('\n')[0] as string);
+      });
+      slow.on('exit', (code) => reject(new Error(`sample-api exited with ${code}`)));
+    });
+    const add = await cli(['profile', 'add', 'Slow Shop', '--base-url', slowUrl, '--page-size', '100']);
+    expect(add.code, add.stderr).toBe(0);
+  });
+  afterAll(async () => {
+    if (slow && slow.exitCode === null) {
+      const exited = new Promise((r) => slow.on('exit', r));
+      slow.kill('SIGINT');
+      await exited;
+    }
+  });
+
+  it('a resource never synced is a data error (exit 6), also after a first sync that failed, not an empty list', async () => {
+    const add = await cli(['profile', 'add', 'Nowhere', '--base-url', 'http://127.0.0.1:1/api/v1']);
+    expect(add.code, add.stderr).toBe(0);
+    const failed = await cli(['--profile', 'Nowhere', 'sync'], tokens());
+    expect(failed.code).toBe(4);
+    const list = await cli(['--profile', 'Nowhere', 'contacts']);
+    expect(list.code).toBe(6);
+    expect(list.stdout).toBe('');
+    expect(list.stderr).toMatch(/^letterdesk: Profile "Nowhere" has no cached contacts yet \(the last sync could not read them: .+\)\. Run `letterdesk sync` first\.\n$/);
+    const exported = await cli(['--profile', 'Nowhere', 'export', 'contacts', '--out', 'nowhere.csv']);
+    expect(exported.code).toBe(6);
+    expect(existsSync(join(dir, 'nowhere.csv'))).toBe(false);
+
+    // Contacts synced, orders not: the orders are not "0 orders".
+    const contactsOnly = await cli(['--profile', 'Slow Shop', 'sync', 'contacts'], tokens());
+    expect(contactsOnly.code, contactsOnly.stderr).toBe(0);
+    expect((await cli(['--profile', 'Slow Shop', 'contacts', '--limit', '1'])).code).toBe(0);
+    const orders = await cli(['--profile', 'Slow Shop', 'export', 'recipients', '--out', 'r.csv']);
+    expect(orders.code).toBe(6);
+    expect(orders.stderr).toMatch(/has no cached orders yet\. Run/);
+    // The sync process's own lines are in this data directory's cli.log, with the CLI's.
+    const log = readFileSync(join(dataDir, 'logs', 'cli.log'), 'utf8');
+    expect(log).toMatch(/sync contacts: 1200 rows published in \d+ ms/);
+  });
+
+  it('a second sync of the same profile is refused (BUSY, exit 1) while the first goes on', async () => {
+    const first = startCli(['--profile', 'Slow Shop', 'sync', 'contacts'], tokens());
+    await first.until(/^contacts: fetching/m);
+    const second = await cli(['--profile', 'Slow Shop', 'sync'], tokens());
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(new RegExp(`^letterdesk: Another Letterdesk \\(process ${first.child.pid}, the app or the command line\\) has been syncing this profile since .+\\. Wait for it to finish, or cancel it there\\.\\n$`));
+    const done = await first.exited;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('contacts: 1,200 rows synced');
+    // The log has no sign of the two interfering (a discarded staging, a false drift).
+    expect(readFileSync(join(dataDir, 'logs', 'cli.log'), 'utf8')).not.toMatch(/discarded|drift in pass/);
+  });
+
+  it('Ctrl+C in a terminal (SIGINT to the whole process group) cancels the sync: exit 130', async () => {
+    const run = startCli(['--profile', 'Slow Shop', 'sync', 'contacts'], tokens(), { detached: true });
+    await run.until(/^contacts: fetching/m);
+    process.kill(-(run.child.pid as number), 'SIGINT');
+    const done = await run.exited;
+    expect(done.code, done.stderr).toBe(130);
+    expect(done.stderr).toMatch(/^letterdesk: The sync was cancelled\. The contacts cached before are still shown, unchanged\./m);
+    expect(done.stderr).not.toMatch(/unexpectedly/);
+    const status = JSON.parse((await cli(['--profile', 'Slow Shop', 'status', '--json'])).stdout) as { resources: { contacts: { rows: number } } };
+    expect(status.resources.contacts.rows).toBe(1200);
+    // The next sync is not blocked by the cancelled one.
+    expect((await cli(['--profile', 'Slow Shop', 'sync', 'contacts'], tokens())).code).toBe(0);
+  });
+
+  it('sample-api refuses an unknown --fault-endpoint (exit 2) instead of running without faults', async () => {
+    const bad = await cli(['sample-api', '--server-error-rate', '1', '--fault-endpoint', 'Contacts']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--fault-endpoint must be one of contacts, orders/);
   });
 });

@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
+import { getPriority, hostname } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { openCache } from '../../electron/main/cache/db.ts';
 import { countContacts, getContact, getOrder, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { pageSizeWithin, runSync, type PageSource } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
+import { acquireSyncLock, syncLockPath } from '../../electron/main/sync/lock.ts';
 import { nodeSyncProcessLauncher, type SyncProcessExit } from '../../electron/main/sync/process.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 
@@ -76,6 +78,31 @@ describe('sync against the sample API', () => {
       db.close();
       await api.close();
     }
+  });
+});
+
+describe('the sync lock (one sync per cache file across processes)', () => {
+  it('is refused while held, taken over when its process is gone, and released only by its owner', () => {
+    const cache = join(dir, 'locked.sqlite');
+    const release = acquireSyncLock(cache);
+    expect(JSON.parse(readFileSync(syncLockPath(cache), 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(() => acquireSyncLock(cache)).toThrow(expect.objectContaining({ code: 'BUSY', message: expect.stringMatching(new RegExp(`^Another Letterdesk \\(process ${process.pid}, `)) }));
+    release();
+    expect(() => readFileSync(syncLockPath(cache))).toThrow(/ENOENT/);
+
+    // Left by a process that has ended (killed during a sync): stale, taken over.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(syncLockPath(cache), JSON.stringify({ pid: Number(gone.stdout), host: hostname(), startedAt: new Date().toISOString() }));
+    const again = acquireSyncLock(cache);
+    expect(JSON.parse(readFileSync(syncLockPath(cache), 'utf8'))).toMatchObject({ pid: process.pid });
+    // Taken over by someone else meanwhile: this owner's release leaves their lock alone.
+    const theirs = JSON.stringify({ pid: 1, host: 'other-host', startedAt: new Date().toISOString() });
+    writeFileSync(syncLockPath(cache), theirs);
+    again();
+    expect(readFileSync(syncLockPath(cache), 'utf8')).toBe(theirs);
+    // A lock written on another host (a shared data folder) cannot be checked from here: held.
+    expect(() => acquireSyncLock(cache)).toThrow(expect.objectContaining({ code: 'BUSY', message: expect.stringMatching(/process 1 on other-host/) }));
+    rmSync(syncLockPath(cache));
   });
 });
 

@@ -6,7 +6,7 @@
  * Streams: results go to stdout (`--json` output is exactly one JSON document); errors go to stderr
  * as one line; progress goes to stderr (a bar on a terminal, plain lines otherwise).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
@@ -112,6 +112,14 @@ function collect<T>(parse: (value: string) => T): (value: string, previous: T[] 
 
 const asText = (value: string): string => value;
 
+/** A parser that accepts one of `allowed` (commander's `.choices` is not checked once an option has its own parser). */
+function oneOf(name: string, allowed: readonly string[]): (value: string) => string {
+  return (value: string) => {
+    if (!allowed.includes(value)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}.`);
+    return value;
+  };
+}
+
 function sortArg(columns: readonly string[]): (value: string) => { column: string; direction: 'asc' | 'desc' } {
   return (value: string) => {
     const [column = '', direction = 'asc', ...rest] = value.split(':');
@@ -138,6 +146,9 @@ function fmt(n: number): string {
 function context(cmd: Command, io: CliIo): { dataDir: string; profiles: ProfileStore; globals: GlobalOptions } {
   const globals = cmd.optsWithGlobals<GlobalOptions>();
   const dataDir = resolveDataDir({ override: globals.dataDir === undefined ? undefined : resolve(io.cwd, globals.dataDir), env: io.env });
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+    throw new CliError('VALIDATION', `The data folder ${dataDir} is a file, not a folder. Pass --data-dir (or LETTERDESK_DATA_DIR) a folder; it is created if missing.`, EXIT.USAGE);
+  }
   logger.transports.file.resolvePathFn = () => `${logsDir(dataDir)}/cli.log`;
   const profiles = ProfileStore.open(dataDir);
   const problem = profiles.loadProblem();
@@ -167,14 +178,24 @@ function chosenProfile(profiles: ProfileStore, globals: GlobalOptions): Profile 
   return active;
 }
 
-/** Opens the profile's cache for reading; a profile never synced is a data error (exit 6). */
-async function openExistingCache(dataDir: string, profile: Profile): Promise<Database.Database> {
+/**
+ * Opens the profile's cache for reading `resource`; a resource never synced (no cache file, or no
+ * sync of it has succeeded yet: a first sync that failed leaves the file without it) is a data
+ * error (exit 6), not an empty list.
+ */
+async function openExistingCache(dataDir: string, profile: Profile, resource: Resource): Promise<Database.Database> {
   const file = cacheFilePath(dataDir, profile.id);
-  if (!existsSync(file)) {
-    throw new CliError('NOT_FOUND', `Profile "${profile.name}" has no cached data yet. Run \`letterdesk sync\` first.`, EXIT.DATA);
-  }
+  const none = (why: string) => new CliError('NOT_FOUND', `Profile "${profile.name}" has no cached ${resource} yet${why}. Run \`letterdesk sync\` first.`, EXIT.DATA);
+  if (!existsSync(file)) throw none('');
   const { openCache } = await lazy.cache();
-  return openCache(file, { skipCheck: true });
+  const { resourceStates } = await lazy.queries();
+  const db = openCache(file, { skipCheck: true });
+  const state = resourceStates(db)[resource];
+  if (state.lastSyncedAt === null) {
+    db.close();
+    throw none(state.lastError ? ` (the last sync could not read them: ${state.lastError.message})` : '');
+  }
+  return db;
 }
 
 /** Runs `work` with an AbortSignal that Ctrl+C (SIGINT) or SIGTERM aborts. */
@@ -612,7 +633,7 @@ export function createProgram(io: CliIo): Command {
       const { dataDir, profiles, globals } = context(cmd, io);
       const p = chosenProfile(profiles, globals);
       const query = contactQuery(opts);
-      const db = await openExistingCache(dataDir, p);
+      const db = await openExistingCache(dataDir, p, 'contacts');
       try {
         printRecords(io, 'contacts', await viewRecords(db, 'contacts', query, opts.limit), opts.json === true);
       } finally {
@@ -627,7 +648,7 @@ export function createProgram(io: CliIo): Command {
       const { dataDir, profiles, globals } = context(cmd, io);
       const p = chosenProfile(profiles, globals);
       const query = orderQuery(opts);
-      const db = await openExistingCache(dataDir, p);
+      const db = await openExistingCache(dataDir, p, 'orders');
       try {
         printRecords(io, 'orders', await viewRecords(db, 'orders', query, opts.limit), opts.json === true);
       } finally {
@@ -678,7 +699,7 @@ export function createProgram(io: CliIo): Command {
         request = { kind, query: orderQuery(opts), columns, options };
       }
       const target = resolve(io.cwd, opts.out);
-      const db = await openExistingCache(dataDir, p);
+      const db = await openExistingCache(dataDir, p, kind === 'contacts' ? 'contacts' : 'orders');
       const { runExport } = await lazy.exportRun();
       const view = exportProgressView(io, kind);
       try {
@@ -717,7 +738,7 @@ export function createProgram(io: CliIo): Command {
     .option('--drift-deletes <n>', 'fault: records deleted after each page read', intArg('--drift-deletes', 0, 1_000_000))
     .option('--max-faults <n>', 'fault: stop injecting errors after this many', intArg('--max-faults', 0, 1_000_000_000))
     .option('--fault-seed <n>', 'fault: seed of the fault generator', intArg('--fault-seed', 0, 2 ** 31 - 1))
-    .addOption(new Option('--fault-endpoint <e>', 'fault: only this endpoint gets faults (repeatable)').choices(['contacts', 'orders']).argParser(collect(asText)))
+    .addOption(new Option('--fault-endpoint <e>', 'fault: only this endpoint gets faults (repeatable)').choices(['contacts', 'orders']).argParser(collect(oneOf('--fault-endpoint', ['contacts', 'orders']))))
     .action(async (opts: Record<string, unknown>) => {
       const faults: FaultOptions = {};
       const copy = (from: string, to: keyof FaultOptions) => {
@@ -787,7 +808,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     logger.error('cli: unexpected error', error);
     const message = error instanceof Error ? error.message : String(error);
-    writeLine(io.stderr, `letterdesk: unexpected error: ${redact(message).replace(/\s*\n\s*/g, ' ')}. Details are in ${logsDir(resolveDataDir({ env: io.env }))}/cli.log.`);
+    // The file the line above went to: `<--data-dir>/logs/cli.log` once the command has read its options.
+    writeLine(io.stderr, `letterdesk: unexpected error: ${redact(message).replace(/\s*\n\s*/g, ' ')}. Details are in ${logger.transports.file.getFile().path}.`);
     return EXIT.OTHER;
   }
 }

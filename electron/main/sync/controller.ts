@@ -8,6 +8,7 @@ import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import { fromErrorPayload, LetterdeskError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../log.ts';
+import { acquireSyncLock } from './lock.ts';
 import { heapLimitArgs, nodeSyncProcessLauncher, type SyncHeapLimit, type SyncProcessLauncher } from './process.ts';
 import type { SyncControlMessage, SyncProcessStats, SyncWorkerData, SyncWorkerMessage } from './worker.ts';
 
@@ -83,11 +84,21 @@ export const SYNC_WORKER_HEAP_LIMITS: readonly (SyncHeapLimit | undefined)[] = [
  * {@link SYNC_WORKER_HEAP_LIMITS}; each new process resumes from the pages already written.
  * @returns one SyncRun per resource attempted; a 401/403 gives a run with outcome `failed` and
  *   error code AUTH_REJECTED (and stops the remaining resources); a cancel gives `cancelled`
- * @throws LetterdeskError when the sync process itself cannot run (e.g. CACHE_DAMAGED on open), or
+ * @throws LetterdeskError BUSY when another process is syncing the same cache file (lock.ts); when
+ *   the sync process itself cannot run (e.g. CACHE_DAMAGED on open); or
  *   INTERNAL when the last attempt also ended without a result (its `cause` is a
  *   {@link SyncProcessFailure})
  */
 export async function startSync(options: StartSyncOptions): Promise<SyncRun[]> {
+  const release = acquireSyncLock(options.cacheFile);
+  try {
+    return await syncWithRetries(options);
+  } finally {
+    release();
+  }
+}
+
+async function syncWithRetries(options: StartSyncOptions): Promise<SyncRun[]> {
   const runId = options.runId ?? randomUUID();
   const runs: SyncRun[] = [];
   const limits = options.heapLimits ?? SYNC_WORKER_HEAP_LIMITS;
@@ -121,6 +132,15 @@ export interface SyncProcessFailure {
 
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i;
 
+/** The file this process logs to (the sync process writes its lines there too), or null. */
+function logFileOfThisProcess(): string | null {
+  try {
+    return logger.transports.file.getFile().path;
+  } catch {
+    return null;
+  }
+}
+
 /** One sync process: resolves when it posted `done`, rejects on its error or exit. */
 function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: SyncHeapLimit | undefined, onRun: (run: SyncRun) => void): Promise<void> {
   const data: SyncWorkerData = {
@@ -133,6 +153,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     resources: [...options.resources],
     runId: options.runId,
     profileId: options.profileId ?? '',
+    logFile: logFileOfThisProcess(),
   };
   const launch = options.launcher ?? nodeSyncProcessLauncher;
   const child = launch(options.workerUrl ?? defaultSyncWorkerUrl(), heapLimitArgs(heapLimit));

@@ -14,6 +14,7 @@ import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import { toErrorPayload, type ErrorCode, type ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { openCache, useBulkWriteSettings } from '../cache/db.ts';
+import { logger } from '../log.ts';
 import { runSync } from './engine.ts';
 import { createHttpPageSource } from './httpSource.ts';
 
@@ -28,6 +29,8 @@ export interface SyncWorkerData {
   resources: Resource[];
   runId: string;
   profileId: string;
+  /** The file the starting process logs to (the app's main.log, the CLI's cli.log), or null for the default. */
+  logFile: string | null;
 }
 
 /** Messages from the controller. */
@@ -135,6 +138,11 @@ function lowerPriority(): void {
 }
 
 lowerPriority();
+// Ctrl+C in a terminal reaches the whole process group, this process included. The process that
+// started the sync decides what it means (the CLI cancels the sync, which then ends cleanly and
+// exits 130); dying of the signal here would turn a cancel into "stopped unexpectedly". A parent
+// that goes away closes the channel, which stops this process (below).
+process.on('SIGINT', () => {});
 const channel = parentChannel();
 if (channel) {
   const abort = new AbortController();
@@ -143,6 +151,8 @@ if (channel) {
     if (message.type === 'cancel') abort.abort();
     else if (message.type === 'start' && !started) {
       started = true;
+      const logFile = message.data.logFile;
+      if (logFile) logger.transports.file.resolvePathFn = () => logFile;
       void run(message.data, abort.signal, channel.post).then(channel.post);
     }
   });
