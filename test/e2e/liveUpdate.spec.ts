@@ -2,7 +2,8 @@
  * A sync publishes while a contact is selected and open: the records around it move, and the one
  * that changed on the service changes. The highlight stays on the same contact (not on its old row
  * number), its detail shows what the service holds now, and the detail follows the selection onto
- * rows whose page is still loading. An open detail is read once, not in a loop. Real handlers and sample API over loopback, built renderer.
+ * rows whose page is still loading. An open detail is read once, not in a loop. Export opened away
+ * from a table offers everything in the cache. Real handlers and sample API over loopback, built renderer.
  */
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
@@ -70,4 +71,16 @@ test('a sync while a contact is open: the selection stays on its record and the 
   const last = await dispatchCall(handlers, 'queryContacts', { query: { sort: { column: 'name', direction: 'asc' } }, window: { offset: 599, limit: 1 } });
   const lastRow = (last as { ok: true; value: RowPage<ContactRow> }).value.rows[0]!;
   await expect(detail.getByRole('heading', { name: lastRow.fullName })).toBeVisible();
+
+  // Export from the Sync view (no table shown) offers everything in the cache, from the contacts
+  // view the rows it shows.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+e');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('radio', { name: 'Everything in the cache' })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+e');
+  await expect(dialog.getByRole('radio', { name: /Current view/ })).toBeChecked();
 });
