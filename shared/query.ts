@@ -8,6 +8,7 @@ import { z } from 'zod';
 const MAX_SEARCH = 200;
 const MAX_LIST = 200;
 const isoDate = z.iso.date(); // YYYY-MM-DD, interpreted in UTC
+const isoInstant = z.iso.datetime(); // YYYY-MM-DDTHH:MM:SS(.sss)Z
 
 export const sortDirection = z.enum(['asc', 'desc']);
 export type SortDirection = z.infer<typeof sortDirection>;
@@ -39,6 +40,14 @@ export const contactQuerySchema = z
     createdFrom: isoDate.optional(),
     /** Inclusive upper bound on `createdAt`, a UTC day. */
     createdTo: isoDate.optional(),
+    /**
+     * Inclusive lower bound on `createdAt`, an instant. The app sends where the first day of its
+     * Created filter begins in the person's time zone (the table shows createdAt in local time), so
+     * the filter and the column agree; the CLI's `createdFrom`/`createdTo` are UTC days.
+     */
+    createdAfter: isoInstant.optional(),
+    /** Exclusive upper bound on `createdAt`, an instant (where the day after the filter's last day begins). */
+    createdBefore: isoInstant.optional(),
     sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
   })
   .strict();

@@ -194,6 +194,32 @@ describe('windows, sorts, filters, facets', () => {
   });
 });
 
+describe('the Created filter', () => {
+  it('UTC days and instants select exactly the contacts whose createdAt falls in the range (compared as instants here)', () => {
+    const all = (db.prepare('SELECT id, created_at FROM contacts').all() as { id: string; created_at: string }[]).map((r) => ({ id: r.id, t: Date.parse(r.created_at) }));
+    expect(all.every((r) => Number.isFinite(r.t))).toBe(true);
+    const sorted = [...all].sort((a, b) => a.t - b.t);
+    // Ranges around real createdAt values, so some bounds fall within a second of a record.
+    const picks = [0.1, 0.35, 0.5, 0.8].map((f) => sorted[Math.floor(f * sorted.length)]!.t);
+    const expectRange = (q: ContactQuery, from: number, before: number, what: string) => {
+      const want = all.filter((r) => r.t >= from && r.t < before).map((r) => r.id).sort();
+      expect(want.length, what).toBeGreaterThan(0);
+      expect(ids({ ...q, sort: undefined }, 5000).sort(), what).toEqual(want);
+      expect(countContacts(db, q), what).toEqual({ count: want.length, exact: true });
+    };
+    for (const [i, start] of picks.entries()) {
+      const end = start + (i + 1) * 9 * 86_400_000;
+      // Instants (the app: where local days begin), on and off a record's own time.
+      expectRange({ createdAfter: new Date(start).toISOString(), createdBefore: new Date(end).toISOString() }, start, end, `instants ${i}`);
+      expectRange({ createdAfter: new Date(start + 1).toISOString(), createdBefore: new Date(end + 1).toISOString() }, start + 1, end + 1, `instants +1 ms ${i}`);
+      // UTC days (the CLI): from the start of the first day to the end of the last.
+      const fromDay = new Date(start).toISOString().slice(0, 10);
+      const toDay = new Date(end).toISOString().slice(0, 10);
+      expectRange({ createdFrom: fromDay, createdTo: toDay }, Date.parse(fromDay), Date.parse(toDay) + 86_400_000, `days ${fromDay}..${toDay}`);
+    }
+  });
+});
+
 describe('CacheClient (worker thread)', () => {
   it('answers the same as the direct queries and passes error codes through', async () => {
     const client = await CacheClient.open(file);

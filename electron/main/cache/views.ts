@@ -173,8 +173,17 @@ export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery): 
     params.createdFrom = query.createdFrom;
   }
   if (query.createdTo) {
+    where.push('c.created_at < :createdToEnd');
+    params.createdToEnd = dayAfter(query.createdTo);
+  }
+  // Instants compare as text like the days above: both sides are ISO 8601 in UTC ("…Z").
+  if (query.createdAfter) {
+    where.push('c.created_at >= :createdAfter');
+    params.createdAfter = query.createdAfter;
+  }
+  if (query.createdBefore) {
     where.push('c.created_at < :createdBefore');
-    params.createdBefore = dayAfter(query.createdTo);
+    params.createdBefore = query.createdBefore;
   }
   return { from, where: where.length ? where.join(' AND ') : '1', orderBy: orderClause('c', match ? 'contacts_fts' : null, query.sort, CONTACT_SORT), params };
 }

@@ -10,13 +10,35 @@ export type OrderFilters = Omit<OrderQuery, 'search' | 'sort'>;
 export type ContactsModel = ListModel<ContactRow, ContactFilters, ContactSortColumn, ContactFacets>;
 export type OrdersModel = ListModel<OrderRow, OrderFilters, OrderSortColumn, OrderFacets>;
 
+/** Where local day `day` (YYYY-MM-DD) plus `plusDays` begins, as an ISO instant (DST included). */
+function localDayStart(day: string, plusDays: number): string {
+  const [y = 1970, m = 1, d = 1] = day.split('-').map(Number);
+  const start = new Date(y, m - 1, d + plusDays);
+  start.setFullYear(y, m - 1, d + plusDays); // years 0–99 too (the constructor maps them to 19xx)
+  return start.toISOString();
+}
+
+/**
+ * A contact query as the app sends it: the Created filter's days are the person's own days, as the
+ * table and the detail show createdAt in local time, so they become the instants where those days
+ * begin and end here (`createdAfter`/`createdBefore`) instead of the contract's UTC days. The view
+ * keeps the days (the date inputs show them); views, counts, facets and exports all send this.
+ */
+export function withLocalCreatedDays(query: ContactQuery): ContactQuery {
+  const { createdFrom, createdTo, ...rest } = query;
+  const out: ContactQuery = { ...rest };
+  if (createdFrom) out.createdAfter = localDayStart(createdFrom, 0);
+  if (createdTo) out.createdBefore = localDayStart(createdTo, 1);
+  return out;
+}
+
 /** A contacts list model backed by `queryContacts` / `countContacts` / `contactFacets`. */
 export function createContactsModel(): ContactsModel {
   return new ListModel<ContactRow, ContactFilters, ContactSortColumn, ContactFacets>({
     name: 'contacts',
-    page: (query, window) => call('queryContacts', { query, window }),
-    count: (query) => call('countContacts', { query }),
-    facets: (query) => call('contactFacets', { query }),
+    page: (query, window) => call('queryContacts', { query: withLocalCreatedDays(query), window }),
+    count: (query) => call('countContacts', { query: withLocalCreatedDays(query) }),
+    facets: (query) => call('contactFacets', { query: withLocalCreatedDays(query) }),
   });
 }
 
