@@ -209,12 +209,12 @@ describe('sync failures, drift, cancel, resume', () => {
     const api = await startSampleApi({ contacts: 2000, orders: 100, seed: 5, maxPageSize: 100 });
     const db = openCache(join(dir, 'drift.sqlite'));
     try {
-      api.setFaults({ drift: { inserts: 2, deletes: 1 }, endpoints: ['contacts'] });
+      api.setFaults({ drift: { inserts: 2, deletes: 1 }, invalidRecordRate: 0.05, endpoints: ['contacts'] });
       let pages = 0;
       const runs = await runSync(db, source(api), {
         resources: ['contacts'], pageSize: 500, concurrency: 2, progressIntervalMs: 0,
         onProgress: (p) => {
-          if (p.phase === 'fetching' && ++pages === 8) api.setFaults({}); // the server settles after a while
+          if (p.phase === 'fetching' && ++pages === 8) api.setFaults({ invalidRecordRate: 0.05, endpoints: ['contacts'] }); // the server settles after a while
         },
       });
       expect(runs[0]?.outcome, JSON.stringify(runs)).toBe('succeeded');
@@ -222,6 +222,10 @@ describe('sync failures, drift, cancel, resume', () => {
       expect(api.stats().byEndpoint.contacts).toBeGreaterThan(2 * 20);
       const cache = (db.prepare('SELECT id FROM contacts').all() as { id: string }[]).map((r) => r.id).sort();
       expect(cache).toEqual([...api.dataset.contactIds()].sort());
+      // The run reports the invalid records it kept, not those of every pass added up.
+      const kept = db.prepare('SELECT count(*) FROM contacts WHERE invalid_reason IS NOT NULL').pluck().get() as number;
+      expect(kept).toBeGreaterThan(0);
+      expect(runs[0]?.invalidRecords).toBe(kept);
     } finally {
       db.close();
       await api.close();
@@ -249,6 +253,15 @@ describe('sync failures, drift, cancel, resume', () => {
       expect(later[0]).toMatchObject({ outcome: 'failed', error: { code: 'DRIFT' } });
       expect(later[0]?.error?.message).toMatch(/The contacts cached before are still shown, unchanged\./);
       expect(countContacts(db, {}).count).toBe(cached);
+
+      // Again, right after a failed repair (its staging says pass 2): the limit still holds, two
+      // full reads and a DRIFT, not a repair that starts over for ever.
+      const pages = Math.ceil((cached + 10) / 100);
+      const before = api.stats().byEndpoint.contacts;
+      const guard = AbortSignal.timeout(30_000);
+      const again = await runSync(db, source(api), { resources: ['contacts'], pageSize: 100, maxPasses: 2, signal: guard });
+      expect(again[0]).toMatchObject({ outcome: 'failed', error: { code: 'DRIFT' } });
+      expect(api.stats().byEndpoint.contacts - before).toBeLessThanOrEqual(2 * (pages + 2));
     } finally {
       db.close();
       await api.close();

@@ -189,7 +189,7 @@ function networkReason(error: unknown): string {
 function recordId(raw: unknown): string | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const id = (raw as { id?: unknown }).id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? String(id) : null;
+  return (typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id)) ? String(id) : null;
 }
 
 function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {

@@ -23,6 +23,16 @@ function obj(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+/**
+ * The record's own id when it can serve as a key: a non-blank string, or a finite number (as text).
+ * Anything else (missing, null, "", {}, [], true) is no id, and an invalid record without one is
+ * kept under a placeholder instead (see `writePage`).
+ */
+export function usableId(value: unknown): string | null {
+  if (typeof value === 'string') return value.trim() === '' ? null : value;
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+}
+
 /** Digits of a phone number, for digits-only search ("(555) 123-4567" → "5551234567"). */
 export function phoneDigits(phone: string | null): string {
   return phone ? phone.replace(/\D+/g, '') : '';
@@ -53,7 +63,7 @@ export function contactValues(raw: unknown, invalidReason: string | null, fallba
   const labels = Array.isArray(r.ContactLabels) ? r.ContactLabels.map(obj) : [];
   const phone = asText(r.phoneNo);
   return [
-    asText(r.id) ?? fallbackId ?? '', asText(r.firstName), asText(r.lastName), asText(r.fullName), asText(r.companyName),
+    usableId(r.id) ?? fallbackId ?? '', asText(r.firstName), asText(r.lastName), asText(r.fullName), asText(r.companyName),
     asText(r.address1), asText(r.address2), asText(r.city), asText(r.state), asText(r.zip),
     phone, asText(r.extension), asText(r.websiteUrl), asText(r.orgId), asText(r.email),
     asBool(r.isVerified), asBool(r.isLiveMode), asText(r.createdAt),
@@ -69,7 +79,7 @@ export function orderValues(raw: unknown, invalidReason: string | null, fallback
   const c = obj(r.campaign);
   const p = obj(r.product);
   const t = obj(r.template);
-  const id = asText(r.id) ?? fallbackId ?? '';
+  const id = usableId(r.id) ?? fallbackId ?? '';
   const entries = Array.isArray(r.contacts) ? r.contacts.map(obj) : [];
   let delivered = 0;
   const recipients = entries.map((e, position) => {
@@ -122,10 +132,10 @@ function storable<T>(raw: unknown, reason: string | null, values: (raw: unknown,
   }
 }
 
-/** `no-id-p<page>-r<row>` for an invalid row that carries no usable `id`, else null (its own id is used). */
+/** `no-id-p<page>-r<row>` for an invalid row that carries no {@link usableId}, else null (its own id is used). */
 function noIdPlaceholder(raw: unknown, page: number, index: number): string | null {
   const id = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
-  return id === undefined || id === null || id === '' ? `no-id-p${page}-r${index}` : null;
+  return usableId(id) === null ? `no-id-p${page}-r${index}` : null;
 }
 
 /** Result of writing one page into staging. */
@@ -173,9 +183,10 @@ export class StageWriter {
       for (const [index, rec] of records.entries()) {
         const raw = rec.ok ? rec.record : rec.raw;
         const reason = rec.ok ? null : rec.reason;
-        // A row without an id (null, 42, {} …) is kept under a placeholder id naming where it was
-        // served, so several of them are not merged into one row and nothing is silently dropped.
-        const fallbackId = rec.ok ? null : (rec.id ?? noIdPlaceholder(raw, page, index));
+        // A row without a usable id (missing, null, "", {}, true …) is kept under a placeholder id
+        // naming where it was served, so several of them are not merged into one row and nothing
+        // is silently dropped.
+        const fallbackId = rec.ok ? null : noIdPlaceholder(raw, page, index);
         if (!rec.ok) invalid += 1;
         if (resource === 'contacts') {
           const values = storable(raw, reason, (r, why) => contactValues(r, why, fallbackId), () => {

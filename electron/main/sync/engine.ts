@@ -83,7 +83,7 @@ export function keptData(resource: Resource, published: boolean): string {
 }
 
 function cancelled(kept: string): LetterdeskError {
-  return new LetterdeskError('CANCELLED', `The sync was cancelled. ${kept} Start the sync again to continue where it stopped.`);
+  return new LetterdeskError('CANCELLED', `The sync was cancelled. ${kept} Start it again whenever you like; it reads every page anew.`);
 }
 
 /** Largest `count` a sync accepts from the service (the spec's scale is 10^6 contacts, 3·10^5 orders). */
@@ -197,7 +197,12 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
     dropLeftovers(db, resource);
     const writer = new StageWriter(db);
     const stage = resource === 'contacts' ? 'stage_contacts' : 'stage_orders';
-    const state = db.prepare('SELECT * FROM sync_state WHERE resource = ?').get(resource) as SyncStateRow | undefined;
+    /**
+     * The staging left by an unfinished sync. When this run continues it (the same run, interrupted),
+     * it is compared with the server's first answer once; after that it is history: a later pass
+     * measured against it would start over again and again instead of ending at `maxPasses`.
+     */
+    let state = db.prepare('SELECT * FROM sync_state WHERE resource = ?').get(resource) as SyncStateRow | undefined;
     let pass = 1;
     // Only the same run continues its staging (see step 2 above).
     let resumable = state !== undefined && state.run_id === runId && (state.account_id ?? null) === (options.accountId ?? null);
@@ -247,8 +252,10 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
           `The service reported ${count} ${resource} in pages of ${pageSize}, more than Letterdesk can mirror (at most ${MAX_RECORDS} records in ${MAX_PAGES} pages). ${kept} Check the base URL and the account scope of the profile.`,
         );
       }
-      if (resumable && state && (state.server_count !== count || capped) && pass === state.pass) {
-        logger.info(`sync ${resource}: the server changed since the interrupted sync (count ${state.server_count} → ${count}); starting over`);
+      const resumed = resumable ? state : undefined;
+      state = undefined;
+      if (resumed && (resumed.server_count !== count || capped) && pass === resumed.pass) {
+        logger.info(`sync ${resource}: the server changed since the interrupted sync (count ${resumed.server_count} → ${count}); starting over`);
         clearStage(db, resource);
         resumable = false;
         pass = 1;
@@ -262,6 +269,9 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
       rowsTotal = count;
       const firstPages = firstHolds === 1 ? [first.records] : Array.from({ length: firstHolds }, (_, i) => first.records.slice(i * pageSize, (i + 1) * pageSize));
       const done = new Set((db.prepare('SELECT page FROM sync_pages WHERE resource = ? AND pass = ?').all(resource, pass) as { page: number }[]).map((r) => r.page));
+      // Invalid records are those of this pass (a pass reads every page again): the ones on pages
+      // an interrupted process wrote are counted from the staging, the rest as they are written.
+      invalid = done.size === 0 ? 0 : (db.prepare(`SELECT count(*) AS n FROM ${stage} WHERE pass = ? AND invalid_reason IS NOT NULL`).get(pass) as { n: number }).n;
       rowsDone = (db.prepare('SELECT coalesce(sum(rows), 0) AS n FROM sync_pages WHERE resource = ? AND pass = ? AND page >= ?').get(resource, pass, firstPages.length) as { n: number }).n;
       pagesDone = [...done].filter((p) => p >= firstPages.length).length;
       let drift = false;
