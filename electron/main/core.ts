@@ -133,6 +133,8 @@ export function createCore(options: CoreOptions): Core {
   const caches = new Map<string, Promise<CacheClient>>();
   const failedOpens = new WeakSet<Promise<CacheClient>>();
   let sync: { profileId: string; runId: string; abort: AbortController } | null = null;
+  /** Settles when the last sync started has ended and released its lock (`close` waits for it). */
+  let syncEnded: Promise<void> = Promise.resolve();
   let state: Connectivity = { profileId: null, state: 'unknown', lastSuccessAt: null, message: null };
   let probeTimer: NodeJS.Timeout | null = null;
   let periodicTimer: NodeJS.Timeout | null = null;
@@ -328,7 +330,7 @@ export function createCore(options: CoreOptions): Core {
       // Published now, while the next resource is still being read: the page shows these rows at once.
       if (run.outcome === 'succeeded') options.emit('cacheChanged', { profileId: profile.id, resources: [run.resource] });
     };
-    void startSync({
+    syncEnded = startSync({
       runId,
       profileId: profile.id,
       ...(options.platform.launchSyncProcess ? { launcher: options.platform.launchSyncProcess } : {}),
@@ -434,6 +436,8 @@ export function createCore(options: CoreOptions): Core {
       if (periodicTimer) clearInterval(periodicTimer);
       sync?.abort.abort();
       for (const controller of this.exports.values()) controller.abort();
+      // The cancelled sync ends its process and releases its lock before the caches close.
+      await syncEnded;
       await Promise.all([...caches.keys()].map((id) => closeCache(id)));
       await sampleApi.stop();
     },

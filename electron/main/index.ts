@@ -12,6 +12,7 @@ import { createCore, type PlatformServices } from './core.ts';
 import { createHandlers } from './handlers.ts';
 import { hardenSession, hardenWebContents, isSafeExternalUrl } from './app/security.ts';
 import { buildMenuTemplate } from './app/menu.ts';
+import { closeBeforeQuit } from './app/quit.ts';
 import { utilitySyncProcessLauncher } from './app/syncProcess.ts';
 import { fitToDisplays, loadWindowState, saveWindowState, windowOptions } from './app/window.ts';
 import { registerIpc, webContentsEmitter } from './ipc/electronTransport.ts';
@@ -26,7 +27,8 @@ const dataDir = resolveDataDir();
 app.setPath('userData', dataDir);
 app.setName('Letterdesk');
 
-log.initialize();
+// No log.initialize(): it would give the page a second bridge (electron-log's preload, writing
+// into main.log without the sender checks of window.letterdesk) that the renderer does not use.
 log.hooks.push((message) => ({ ...message, data: message.data.map((d: unknown) => (typeof d === 'string' ? redact(d) : d)) }));
 logger.transports.file.resolvePathFn = () => log.transports.file.getFile().path;
 logger.transports.console.level = false;
@@ -35,7 +37,9 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   let window: BrowserWindow | null = null;
-  const rendererUrl = process.env.ELECTRON_RENDERER_URL;
+  // electron-vite's dev server during `npm run dev`; an installed app always loads its own files
+  // (the URL decides which page IPC trusts, so the environment must not choose it there).
+  const rendererUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
   const appUrl = rendererUrl ?? pathToFileURL(join(here, '../renderer/index.html')).href;
 
   const emit = webContentsEmitter(() => window?.webContents ?? null);
@@ -91,8 +95,11 @@ if (!app.requestSingleInstanceLock()) {
   const createWindow = (): void => {
     const state = fitToDisplays(loadWindowState(dataDir), screen.getAllDisplays().map((d) => d.workArea));
     window = new BrowserWindow(windowOptions(join(here, '../preload/index.cjs'), state, nativeTheme.shouldUseDarkColors));
-    if (state.maximized) window.maximize();
-    window.once('ready-to-show', () => window?.show());
+    // maximize() also shows the window, so it waits for the first paint like show() does.
+    window.once('ready-to-show', () => {
+      if (state.maximized) window?.maximize();
+      window?.show();
+    });
     const remember = (): void => {
       if (!window || window.isDestroyed()) return;
       saveWindowState(dataDir, window.getNormalBounds(), window.isMaximized());
@@ -120,7 +127,5 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('will-quit', () => {
-    void core.close();
-  });
+  closeBeforeQuit(app, () => core.close(), 5000, (error) => logger.error('quit: closing the core', error));
 }

@@ -4,7 +4,7 @@
  * reason, and `npm test` prints that the suite did not run.
  */
 import { _electron as electron, expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -66,6 +66,13 @@ test('syncs the sample profile in a utility process named "Letterdesk sync", whi
     expect(outcome).toEqual({ started: true, runs: [['contacts', 'succeeded'], ['orders', 'succeeded']] });
     // The sync process has ended with the sync (its memory is back with the system).
     await expect.poll(() => app.evaluate(({ app: electronApp }) => electronApp.getAppMetrics().filter((m) => m.name === 'Letterdesk sync').length)).toBe(0);
+    // It ran with its heap limit (the flags reach a utility process as --js-flags), not V8's
+    // default of several GB: the log line written when it ended says which limit it had.
+    const info = await page.evaluate(() => (window as unknown as { letterdesk: { getAppInfo(input: object): Promise<{ value: { logFile: string } }> } }).letterdesk.getAppInfo({}));
+    const logFile = info.value.logFile;
+    const limit = /sync process: peak RSS \d+ MiB, CPU \d+ ms, heap limit (\d+) MiB/.exec(readFileSync(logFile, 'utf8'));
+    expect(limit, 'the sync process logged its heap limit').not.toBeNull();
+    expect(Number(limit![1])).toBeLessThan(256);
   } finally {
     await app.close();
   }

@@ -41,6 +41,16 @@ describe('window state', () => {
     expect(fitToDisplays({ x: 100, y: 100, width: 1000, height: 700, maximized: false }, displays).x).toBe(100);
     expect(fitToDisplays({ x: 5000, y: 100, width: 1000, height: 700, maximized: false }, displays).x).toBeUndefined();
   });
+  it('cuts a window saved on a larger monitor to the work area it opens on, all of it on screen', () => {
+    const laptop = [{ x: 0, y: 0, width: 1920, height: 1040 }];
+    expect(fitToDisplays({ x: 200, y: 100, width: 3000, height: 2000, maximized: false }, laptop)).toEqual({ x: 0, y: 0, width: 1920, height: 1040, maximized: false });
+    expect(fitToDisplays({ x: 1500, y: 700, width: 1000, height: 700, maximized: true }, laptop)).toEqual({ x: 920, y: 340, width: 1000, height: 700, maximized: true });
+    // A second monitor to the left (negative coordinates) keeps its own area.
+    const two = [{ x: 0, y: 0, width: 1920, height: 1040 }, { x: -1280, y: 0, width: 1280, height: 984 }];
+    expect(fitToDisplays({ x: -1200, y: 20, width: 1400, height: 900, maximized: false }, two)).toEqual({ x: -1280, y: 20, width: 1280, height: 900, maximized: false });
+    // Off every display: no position (the OS centres it), and a size that fits the first one.
+    expect(fitToDisplays({ x: 9000, y: 0, width: 2560, height: 1400, maximized: false }, laptop)).toEqual({ width: 1920, height: 1040, maximized: false });
+  });
 });
 
 describe('content security policy', () => {

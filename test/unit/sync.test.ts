@@ -441,6 +441,9 @@ describe('sync failures, drift, cancel, resume', () => {
       expect(cancelled.map((r) => [r.resource, r.outcome])).toEqual([['contacts', 'cancelled']]);
       expect(pids).toHaveLength(1);
       expect(ends, 'the process reported its end').toHaveLength(1);
+      // It ran with the first heap limit (96 MiB old generation + the young one), not the default (GBs).
+      expect((ends[0] as SyncProcessStats).heapLimitBytes).toBeGreaterThan(96 * 2 ** 20);
+      expect((ends[0] as SyncProcessStats).heapLimitBytes).toBeLessThan(256 * 2 ** 20);
       const alive = () => {
         try {
           process.kill(pids[0] as number, 0);

@@ -15,12 +15,19 @@ import { exitRelay, type SyncProcess, type SyncProcessLauncher } from '../sync/p
 /** Starts the sync entry in a utility process named "Letterdesk sync" (Task Manager, app metrics). */
 export const utilitySyncProcessLauncher: SyncProcessLauncher = (script, execArgv): SyncProcess => {
   const child = utilityProcess.fork(fileURLToPath(script), [], {
-    execArgv,
+    // `execArgv` reaches the utility process as Chromium switches, where V8 takes its flags from
+    // `--js-flags`; the plain Node form is kept beside it. The sync process reports the heap
+    // limit it got (controller.ts logs it), which shows whether the limit applied.
+    execArgv: execArgv.length > 0 ? [...execArgv, `--js-flags=${execArgv.join(' ')}`] : [],
     serviceName: 'Letterdesk sync',
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   const relay = exitRelay();
   child.stderr?.on('data', (chunk: Buffer | string) => relay.stderr(chunk));
+  // A fatal V8 error (such as running out of memory) is reported as 'error' before the exit;
+  // without a listener Electron would throw it in the main process. Its text joins the stderr
+  // tail, where the controller recognises running out of memory and which it logs.
+  child.on('error', (type: string, location: string, report?: string) => relay.stderr(`${type} at ${location}\n${report ?? ''}\n`));
   child.once('exit', (code) => relay.exit({ code, signal: null }));
   return {
     get pid() {

@@ -79,13 +79,26 @@ export function saveWindowState(dataDir: string, bounds: Rectangle, maximized: b
 }
 
 /**
- * Puts a remembered position back on screen: if no display contains the window's top-left area
- * (a monitor was unplugged), the position is dropped and the OS centres the window.
+ * Puts a remembered window back on screen. If no display contains its top-left area (a monitor was
+ * unplugged), the position is dropped and the OS centres the window. Its size is cut to the work
+ * area it lands on (a window saved on a large external monitor opens on a laptop's screen with its
+ * caption buttons and edges reachable), and it is moved in so that all of it is on that area.
  */
 export function fitToDisplays(state: WindowState, workAreas: Rectangle[]): WindowState {
-  if (state.x === undefined || state.y === undefined) return state;
-  const { x, y } = state;
-  const visible = workAreas.some((a) => x + 100 > a.x && x < a.x + a.width - 100 && y >= a.y - 10 && y < a.y + a.height - 50);
-  if (visible) return state;
-  return { width: state.width, height: state.height, maximized: state.maximized };
+  const within = (a: Rectangle) => ({ width: Math.min(state.width, a.width), height: Math.min(state.height, a.height) });
+  if (state.x !== undefined && state.y !== undefined) {
+    const { x, y } = state;
+    const area = workAreas.find((a) => x + 100 > a.x && x < a.x + a.width - 100 && y >= a.y - 10 && y < a.y + a.height - 50);
+    if (area) {
+      const size = within(area);
+      return {
+        x: Math.max(area.x, Math.min(x, area.x + area.width - size.width)),
+        y: Math.max(area.y, Math.min(y, area.y + area.height - size.height)),
+        ...size,
+        maximized: state.maximized,
+      };
+    }
+  }
+  const first = workAreas[0];
+  return { ...(first ? within(first) : { width: state.width, height: state.height }), maximized: state.maximized };
 }

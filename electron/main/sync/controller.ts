@@ -173,7 +173,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     const ended = (stats: SyncProcessStats) => {
       // The process has closed the cache before its last message: nothing left to wait for.
       child.kill();
-      logger.info(`sync process: peak RSS ${Math.round(stats.maxRssBytes / 2 ** 20)} MiB, CPU ${Math.round(stats.cpuMs)} ms`);
+      logger.info(`sync process: peak RSS ${Math.round(stats.maxRssBytes / 2 ** 20)} MiB, CPU ${Math.round(stats.cpuMs)} ms, heap limit ${Math.round(stats.heapLimitBytes / 2 ** 20)} MiB`);
       options.onProcessEnd?.(stats);
     };
     child.onMessage((message) => {

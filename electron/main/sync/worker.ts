@@ -10,6 +10,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import { toErrorPayload, type ErrorCode, type ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
@@ -42,6 +43,8 @@ export interface SyncProcessStats {
   maxRssBytes: number;
   /** CPU time of the process (user + system, all threads), ms. */
   cpuMs: number;
+  /** The JavaScript heap limit the process runs with, bytes (shows whether its heap limit applied). */
+  heapLimitBytes: number;
 }
 
 /** Messages to the controller. */
@@ -79,7 +82,7 @@ function parentChannel(): ParentChannel | null {
 
 function stats(): SyncProcessStats {
   const usage = process.resourceUsage();
-  return { maxRssBytes: usage.maxRSS * 1024, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 };
+  return { maxRssBytes: usage.maxRSS * 1024, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, heapLimitBytes: getHeapStatistics().heap_size_limit };
 }
 
 async function run(data: SyncWorkerData, signal: AbortSignal, post: (m: SyncWorkerMessage) => void): Promise<SyncWorkerMessage> {
