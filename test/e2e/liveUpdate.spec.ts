@@ -3,8 +3,9 @@
  * that changed on the service changes. The highlight stays on the same contact (not on its old row
  * number), its detail shows what the service holds now, and the detail follows the selection onto
  * rows whose page is still loading. An open detail is read once, not in a loop. Export opened away
- * from a table offers everything in the cache. Real handlers and sample API over loopback, built renderer.
+ * from a table offers everything in the cache, and closing the dialog cancels a running export. Real handlers and sample API over loopback, built renderer.
  */
+import { existsSync } from 'node:fs';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactRow, RowPage } from '../../shared/query.ts';
@@ -83,4 +84,37 @@ test('a sync while a contact is open: the selection stays on its record and the 
   await page.keyboard.press('Control+1');
   await page.keyboard.press('Control+e');
   await expect(dialog.getByRole('radio', { name: /Current view/ })).toBeChecked();
+
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+  // Closing the dialog while an export runs cancels it: nothing would show how it ended. (The
+  // cache's export is held here until it is cancelled, so it is still running when Escape comes.)
+  const cacheOf = core as unknown as { cache: () => Promise<{ exportCsv: (...args: unknown[]) => Promise<unknown> }> };
+  const realCache = cacheOf.cache;
+  let aborted = false;
+  cacheOf.cache = async () => {
+    const client = await realCache();
+    return Object.assign(Object.create(client) as object, {
+      exportCsv: (request: unknown, path: string, options: { signal: AbortSignal }) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve(client.exportCsv(request, path, options)), 20_000);
+          options.signal.addEventListener('abort', () => {
+            aborted = true;
+            clearTimeout(timer);
+            reject(Object.assign(new Error('The export was cancelled; no file was written.'), { code: 'CANCELLED' }));
+          });
+        }),
+    }) as Awaited<ReturnType<typeof realCache>>;
+  };
+  try {
+    await page.keyboard.press('Control+e');
+    await page.getByRole('dialog').getByRole('button', { name: /Export…/ }).click();
+    await expect(page.getByRole('dialog').getByRole('button', { name: 'Cancel export' })).toBeEnabled();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await expect.poll(() => aborted, { timeout: 5000 }).toBe(true);
+    expect(existsSync(app.platformLog.savedFiles.at(-1)!)).toBe(false);
+  } finally {
+    cacheOf.cache = realCache;
+  }
 });

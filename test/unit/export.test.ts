@@ -4,9 +4,9 @@
  * failures and a SIGKILL mid-export leave no file under the chosen name.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -280,6 +280,37 @@ describe('failures and cancel leave no file', () => {
     expect(() => validateExportPath(join(dir, 'missing', 'x.csv'))).toThrow(/does not exist/);
     expect(() => validateExportPath(dir)).toThrow(/is a folder/);
     expect(validateExportPath(join(dir, 'a', '..', 'ok.csv'))).toBe(join(dir, 'ok.csv'));
+    // A folder that does not exist yet, written as one ("reports/"), is not taken for a file name.
+    expect(() => validateExportPath(`${join(dir, 'reports')}/`)).toThrow(/names a folder/);
+    expect(existsSync(join(dir, 'reports'))).toBe(false);
+  });
+
+  it("never replaces Letterdesk's own files: the cache, its companions, the profiles file", async () => {
+    const cache = join(dir, 'cache.sqlite');
+    for (const own of [cache, `${cache}-wal`, `${cache}.open`, `${cache}.sync-lock`, join(dirname(dir), 'profiles.json')]) {
+      await expect(runExport(db, request(['id']), own, {}), own).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/one of Letterdesk's own files/) });
+    }
+    // Also through another spelling of the same path.
+    await expect(runExport(db, request(['id']), join(dir, '.', 'x', '..', 'cache.sqlite'), {})).rejects.toMatchObject({ code: 'VALIDATION' });
+    expect(queryContacts(db, {}, { offset: 0, limit: 1 }).total.count).toBe(500);
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it('a replaced file keeps its permissions; long names in any script work', async () => {
+    const folder = join(dir, 'modes');
+    mkdirSync(folder);
+    const target = join(folder, 'private.csv');
+    writeFileSync(target, 'old', { mode: 0o600 });
+    chmodSync(target, 0o600);
+    await runExport(db, request(['id']), target, {});
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(readFileSync(target, 'utf8')).toMatch(/^Contact ID\r\n/);
+    // 229 bytes of UTF-8 (76 CJK characters + ".csv"): a name the file system takes.
+    const cjk = join(folder, `${'連絡先'.repeat(25)}連.csv`);
+    const { rows } = await runExport(db, request(['id']), cjk, {});
+    expect(rows).toBe(500);
+    expect(existsSync(cjk)).toBe(true);
+    expect(leftovers(folder)).toEqual([]);
   });
 
   it('accepts the worker call form and rejects malformed requests', async () => {

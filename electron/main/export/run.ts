@@ -14,7 +14,7 @@
  *     export into the same folder removes such leftovers whose process is gone.
  */
 import Database from 'better-sqlite3';
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { exportRequestSchema, type ExportKind, type ExportRequest } from '../../../shared/contract.ts';
@@ -22,6 +22,8 @@ import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { contactViewSql, orderViewSql, type ViewSql } from '../cache/views.ts';
 import { describeIssues } from '../ipc/dispatch.ts';
 import { logger } from '../log.ts';
+import { cacheFileSet, profilesFilePath } from '../paths.ts';
+import { syncLockPath } from '../sync/lock.ts';
 import { resolveColumns, type ExportColumnDef } from './columns.ts';
 import { CsvFileWriter, type CsvValue } from './csv.ts';
 
@@ -80,14 +82,18 @@ export function defaultExportFileName(profileName: string, kind: ExportKind, dat
  * Checks an export target and returns it normalised.
  * @param path where the CSV should go
  * @returns the absolute, normalised path
+ * @param protectedFiles files an export must never replace (Letterdesk's own: the cache and what
+ *   belongs to it, the profiles file)
  * @throws LetterdeskError VALIDATION when the path is not absolute, its folder does not exist or is
- *   not a folder, or the path names a folder
+ *   not a folder, the path names a folder (also one that does not exist yet: "reports/"), or it is
+ *   one of `protectedFiles`
  */
-export function validateExportPath(path: string): string {
+export function validateExportPath(path: string, protectedFiles: readonly string[] = []): string {
   if (typeof path !== 'string' || path.length === 0 || path.includes('\0')) {
     throw new LetterdeskError('VALIDATION', 'Choose a file to export to.');
   }
   if (!isAbsolute(path)) throw new LetterdeskError('VALIDATION', `The export path "${path}" is not absolute; give the full path of the file.`);
+  if (/[\\/]$/.test(path) && path.length > 1) throw new LetterdeskError('VALIDATION', `"${path}" names a folder; give a file name inside it.`);
   const target = resolve(path);
   const folder = dirname(target);
   let folderStat;
@@ -103,7 +109,37 @@ export function validateExportPath(path: string): string {
     if (isLetterdeskError(error)) throw error;
     // Does not exist yet: fine.
   }
+  const same = sameFile(target);
+  if (protectedFiles.some(same)) {
+    throw new LetterdeskError('VALIDATION', `"${target}" is one of Letterdesk's own files (its cache or profiles); exporting there would destroy it. Choose another name or folder.`);
+  }
   return target;
+}
+
+/** Whether a path names the same file as `target` (through symbolic links; case-insensitive where the OS usually is). */
+function sameFile(target: string): (other: string) => boolean {
+  const canonical = (p: string): string => {
+    let folder = dirname(p);
+    try {
+      folder = realpathSync(folder);
+    } catch {
+      // a folder that does not exist holds no file to protect
+    }
+    const full = join(folder, basename(p));
+    return process.platform === 'win32' || process.platform === 'darwin' ? full.toLowerCase() : full;
+  };
+  const mine = canonical(target);
+  return (other) => canonical(resolve(other)) === mine;
+}
+
+/**
+ * Letterdesk's own files next to the cache `db` reads: the database, its journal, WAL, shared
+ * memory, session marker and sync lock, and the profiles file of the data folder it sits in.
+ */
+function ownFilesOf(db: Database.Database): string[] {
+  const file = db.name;
+  if (!file || !isAbsolute(file)) return [];
+  return [...cacheFileSet(file), syncLockPath(file), profilesFilePath(dirname(dirname(file)))];
 }
 
 /** The SQL of an export, with its bound parameters and the resolved columns. */
@@ -174,8 +210,40 @@ export function removeStaleTempFiles(folder: string): void {
   }
 }
 
+/** At most `bytes` bytes of `text` in UTF-8, cut between characters. */
+function utf8Prefix(text: string, bytes: number): string {
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    used += Buffer.byteLength(ch);
+    if (used > bytes) break;
+    out += ch;
+  }
+  return out;
+}
+
 function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target).slice(0, 100)}.${process.pid}-${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+  // File names are limited in bytes (255 on most file systems): a name the person could create
+  // must leave room for the temporary name's dot, process id, random part and suffix.
+  return join(dirname(target), `.${utf8Prefix(basename(target), 100)}.${process.pid}-${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
+}
+
+/**
+ * Gives the new file the permissions of the file it replaces (a CSV of contacts someone made
+ * private stays private), instead of the defaults a new file gets. Nothing to do for a new name.
+ */
+function keepModeOf(target: string, fd: number): void {
+  let mode: number;
+  try {
+    mode = statSync(target).mode & 0o7777;
+  } catch {
+    return;
+  }
+  try {
+    fchmodSync(fd, mode);
+  } catch {
+    // a file system without permissions (FAT, some network shares): nothing to keep
+  }
 }
 
 function fileError(error: unknown, target: string): unknown {
@@ -236,7 +304,7 @@ export async function runExport(
   const parsed = exportRequestSchema.safeParse(request);
   if (!parsed.success) throw new LetterdeskError('VALIDATION', `Invalid export request: ${describeIssues(parsed.error)}.`);
   const req = parsed.data;
-  const target = validateExportPath(path);
+  const target = validateExportPath(path, ownFilesOf(db));
   const sql = exportSql(req);
   const signal = options.signal;
   if (signal?.aborted) throw cancelled();
@@ -254,6 +322,7 @@ export async function runExport(
     const stmt = reader.prepare(sql.select).raw(true);
 
     fd = openSync(temp, 'wx', 0o666);
+    keepModeOf(target, fd);
     const writer = new CsvFileWriter(fd, req.options);
     writer.writeRow(sql.columns.map((c) => c.header));
 
