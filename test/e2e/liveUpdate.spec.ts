@@ -3,7 +3,8 @@
  * that changed on the service changes. The highlight stays on the same contact (not on its old row
  * number), its detail shows what the service holds now, and the detail follows the selection onto
  * rows whose page is still loading. An open detail is read once, not in a loop. Export opened away
- * from a table offers everything in the cache, and closing the dialog cancels a running export. Real handlers and sample API over loopback, built renderer.
+ * from a table offers everything in the cache, and closing the dialog cancels a running export.
+ * Real handlers and sample API over loopback, built renderer.
  */
 import { existsSync } from 'node:fs';
 import { createHandlers } from '../../electron/main/handlers.ts';
