@@ -232,6 +232,27 @@ describe('sync failures, drift, cancel, resume', () => {
     }
   });
 
+  it('a service that numbers its pages from 1 (§4.2 leaves it open for orders) is found out and read again from 1, losing nothing', async () => {
+    const api = await startSampleApi({ contacts: 2050, orders: 10, seed: 8 });
+    const db = openCache(join(dir, 'one-based.sqlite'));
+    try {
+      // Page 1 is the first page; page 0 is served as page 1 too (what such services do).
+      const inner = source(api);
+      const oneBased: PageSource = { fetchPage: (resource, page, size, signal) => inner.fetchPage(resource, Math.max(0, page - 1), size, signal) };
+      const runs = await runSync(db, oneBased, { resources: ['contacts'], pageSize: 100 });
+      expect(runs[0]).toMatchObject({ outcome: 'succeeded', rows: 2050, invalidRecords: 0 });
+      const cache = (db.prepare('SELECT id FROM contacts').all() as { id: string }[]).map((r) => r.id).sort();
+      expect(cache).toEqual([...api.dataset.contactIds()].sort());
+      // A service that counts from 0 costs nothing extra: one read of the 21 pages.
+      const before = api.stats().byEndpoint.contacts;
+      expect((await runSync(db, source(api), { resources: ['contacts'], pageSize: 100 }))[0]?.outcome).toBe('succeeded');
+      expect(api.stats().byEndpoint.contacts - before).toBe(21);
+    } finally {
+      db.close();
+      await api.close();
+    }
+  });
+
   it('drift that never settles fails with DRIFT, and its message says what the cache still holds', async () => {
     const api = await startSampleApi({ contacts: 400, orders: 10, seed: 6 });
     const db = openCache(join(dir, 'drift-forever.sqlite'));

@@ -5,7 +5,8 @@
  * {@link runSync}, and tests, the CLI and the benchmark can call it directly.
  *
  * Per resource:
- *  1. page 0 gives `count` (and the page size the server really uses, if it caps ours);
+ *  1. page 0 gives `count` (and the page size the server really uses, if it caps ours; a service
+ *     that numbers its pages from 1 is found out at step 3 and read again from 1);
  *  2. the other pages are fetched with bounded concurrency; each page is written into staging in its
  *     own transaction and recorded in `sync_pages`. The same run, continued after its process
  *     ended (controller.ts: out of memory, killed), skips the pages already written; a later run
@@ -167,6 +168,8 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
   db.prepare("INSERT OR REPLACE INTO sync_runs (run_id, resource, started_at, outcome) VALUES (?, ?, ?, 'running')").run(runId, resource, startedAt);
   const published = (db.prepare('SELECT last_synced_at FROM resource_state WHERE resource = ?').pluck().get(resource) ?? null) !== null;
   const kept = keptData(resource, published);
+  const driftError = () =>
+    new LetterdeskError('DRIFT', `The service's ${resource} kept changing while they were read (${maxPasses} full reads did not agree). ${kept} Try the sync again later.`);
 
   let phase: SyncPhase = 'starting';
   let pagesDone = 0;
@@ -219,16 +222,24 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
     /** Distinct ids of the previous complete pass (duplicate detection), null before the first. */
     let previousSeen: number | null = null;
     let previousCount: number | null = null;
+    /**
+     * The number the service gives the first page. §4.2 says of the orders' `page` only "Current
+     * page number" (contacts: "zero-based start", §4.1), so 0 is asked first; a service that counts
+     * from 1 shows itself by serving rows past the last zero-based page (see the verify step), and
+     * is then read again from 1.
+     */
+    let firstPageNumber = 0;
+    const fetchPage = (page: number, size: number, pageSignal: AbortSignal) => source.fetchPage(resource, page + firstPageNumber, size, pageSignal);
     for (;;) {
       if (signal.aborted) throw cancelled(kept);
-      let first = await source.fetchPage(resource, 0, pageSize, signal);
+      let first = await fetchPage(0, pageSize, signal);
       let capped = false;
       if (first.records.length < pageSize && first.records.length < first.count && first.records.length > 0) {
         // The server caps the page size below ours: page with what it really returns.
         logger.info(`sync ${resource}: server caps pageSize at ${first.records.length} (asked ${pageSize})`);
         pageSize = first.records.length;
         capped = true;
-        first = await source.fetchPage(resource, 0, pageSize, signal);
+        first = await fetchPage(0, pageSize, signal);
       }
       /** Pages the first answer holds: 1, or n when the page size was just divided by n. */
       let firstHolds = 1;
@@ -238,7 +249,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
         if (fitted !== pageSize) {
           logger.info(`sync ${resource}: a page of ${pageSize} is ${first.bodyLength} characters; asking ${fitted} rows a request`);
           if (pageSize % fitted === 0) firstHolds = pageSize / fitted;
-          else first = await source.fetchPage(resource, 0, fitted, signal);
+          else first = await fetchPage(0, fitted, signal);
           pageSize = fitted;
         }
       }
@@ -293,7 +304,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
         while (next < todo.length) {
           if (local.signal.aborted) return;
           const page = todo[next++] as number;
-          const res = await source.fetchPage(resource, page, pageSize, local.signal);
+          const res = await fetchPage(page, pageSize, local.signal);
           if (signal.aborted) throw cancelled(kept);
           const w = writer.writePage(resource, pass, page, res.count, res.records);
           invalid += w.invalid;
@@ -326,6 +337,19 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
         ? db.prepare(`SELECT count(*) AS n FROM ${stage}`).get()
         : db.prepare(`SELECT count(*) AS n FROM ${stage} WHERE pass = ?`).get(pass)) as { n: number }).n;
       if (!drift && seen === count) break;
+      if (!drift && seen < count && firstPageNumber === 0 && pagesTotal !== null && (await fetchPage(pagesTotal, pageSize, signal)).records.length > 0) {
+        // Rows past the last page: the service numbers its pages from 1, so page 0 was served as
+        // page 1 again and the last page was never asked for. Without this the read below would
+        // look like a stable service that lists ids twice, and the last rows would be lost.
+        logger.warn(`sync ${resource}: page ${pagesTotal} (past the last, counting from 0) has rows: the service counts pages from 1; reading every page again from 1`);
+        firstPageNumber = 1;
+        previousSeen = null;
+        previousCount = null;
+        if (pass >= maxPasses) throw driftError();
+        pass += 1;
+        setPhase('fetching');
+        continue;
+      }
       if (!drift && seen < count && seen === previousSeen && count === previousCount) {
         // Two consecutive full reads with the same count, full pages and the very same id set (no
         // row of the previous pass is missing from this one): the service is stable but lists some
@@ -341,12 +365,7 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
       previousSeen = drift ? null : seen;
       previousCount = count;
       logger.warn(`sync ${resource}: drift in pass ${pass} (server count ${count}, ids seen ${seen}, count changed: ${drift}); reading again`);
-      if (pass >= maxPasses) {
-        throw new LetterdeskError(
-          'DRIFT',
-          `The service's ${resource} kept changing while they were read (${maxPasses} full reads did not agree). ${kept} Try the sync again later.`,
-        );
-      }
+      if (pass >= maxPasses) throw driftError();
       pass += 1;
       setPhase('fetching');
     }
