@@ -108,7 +108,9 @@ test('a sync while a contact is open: the selection stays on its record and the 
     }) as Awaited<ReturnType<typeof realCache>>;
   };
   try {
-    await page.keyboard.press('Control+e');
+    await expect(page.getByRole('dialog')).toBeHidden();
+    // (The toolbar's button: a second Ctrl+E this soon would be dropped as the menu's echo of the first.)
+    await page.getByRole('main', { name: 'Contacts' }).getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: /Export…/ }).click();
     await expect(page.getByRole('dialog').getByRole('button', { name: 'Cancel export' })).toBeEnabled();
     await page.keyboard.press('Escape');
