@@ -68,6 +68,11 @@ export interface ProfileList {
   activeProfileId: string | null;
   /** Set when the profiles file was damaged and moved aside at load: what happened, where the file is. */
   loadProblem?: string | null;
+  /**
+   * Set by `removeProfile` when the keychain could not be reached: the removed profile's tokens may
+   * still be stored there (cause and fix). The renderer must tell the person.
+   */
+  credentialsProblem?: string | null;
 }
 
 export const profileInputSchema = z

@@ -41,14 +41,18 @@ export function createHandlers(core: Core): Handlers {
       const tokens = credentials ? { accessToken: credentials.accessToken, refreshToken: credentials.refreshToken } : null;
       // Malformed tokens are refused before anything is written.
       if (tokens) normalizeTokens(tokens);
+      const before = input.id === undefined ? null : core.profiles.get(input.id);
       const profile = core.profiles.save(input);
       if (credentials && tokens) {
         try {
           await core.credentials.set(profile.id, tokens, { sessionOnly: credentials.sessionOnly });
         } catch (error) {
-          // A new profile whose tokens could not be stored is not kept: the person is still in the
-          // form, with the error, and submitting again does not meet "a profile named … exists".
-          if (input.id === undefined) core.profiles.remove(profile.id);
+          // Nothing of this save is kept. A new profile whose tokens could not be stored is removed
+          // (the person is still in the form, with the error, and submitting again does not meet
+          // "a profile named … exists"); an edited one gets its fields back, so the old tokens are
+          // never sent to a base URL that was meant for the new ones.
+          if (before === null) core.profiles.remove(profile.id);
+          else core.profiles.save({ id: before.id, name: before.name, environment: before.environment, baseUrl: before.baseUrl, accountId: before.accountId, pageSize: before.pageSize });
           throw error;
         }
       }
@@ -62,9 +66,9 @@ export function createHandlers(core: Core): Handlers {
         throw new LetterdeskError('BUSY', 'This profile is syncing. Cancel the sync before removing it.');
       }
       await core.closeCache(profileId);
-      // A keychain that cannot be reached does not block the removal; the problem is logged.
-      await removeProfileAndCredentials(core.profiles, core.credentials, profileId, { purgeCache });
-      return profilesChanged();
+      // A keychain that cannot be reached does not block the removal; the page is told (tokens may remain there).
+      const { credentialsProblem } = await removeProfileAndCredentials(core.profiles, core.credentials, profileId, { purgeCache });
+      return { ...profilesChanged(), credentialsProblem };
     },
 
     async useProfile({ profileId }) {

@@ -19,9 +19,13 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   await form.getByText('Custom', { exact: true }).click();
   await form.getByLabel('Base URL').fill(baseUrl);
   await form.getByLabel('Page size').fill('250');
+  // The refresh token is asked for with the access token: the contact list sends it (§5).
+  await form.getByLabel('Access token').fill('eyJhbGciOiJIUzI1NiJ9 .not-a-valid-token');
+  await form.getByRole('button', { name: 'Connect and sync' }).click();
+  await expect(form.getByText('Paste the refresh token too: the service asks for it with the contact list.')).toBeVisible();
+  await form.getByLabel('Refresh token').fill('rt-not-valid-either');
   // A token pasted with a space inside is refused in the form itself; no profile is created, so the
   // welcome screen (and what was typed) stays.
-  await form.getByLabel('Access token').fill('eyJhbGciOiJIUzI1NiJ9 .not-a-valid-token');
   await form.getByRole('button', { name: 'Connect and sync' }).click();
   await expect(form.getByRole('alert')).toContainText('The access token contains spaces, line breaks or control characters. Paste only the token itself.');
   await expect(form.getByLabel('Name')).toHaveValue('Acme (staging)');

@@ -260,11 +260,20 @@ describe('saving a profile with its tokens', () => {
       expect(await env.call('listProfiles', {})).toMatchObject({ profiles: [{ id: saved.id, name: 'Acme' }], activeProfileId: saved.id });
       expect(await env.call('getCredentialStatus', { profileId: saved.id })).toMatchObject({ stored: true, storage: 'session' });
 
-      // Editing it with tokens the keychain refuses keeps the profile and its stored tokens.
-      const edit = await dispatchCall(env.handlers, 'saveProfile', { ...fields, id: saved.id, name: 'Acme EU', credentials: { accessToken: 'at-2', refreshToken: null, sessionOnly: false } });
+      // An edit whose tokens the keychain refuses is not kept at all: the old tokens are never sent
+      // to the base URL that came with the new ones.
+      const edit = await dispatchCall(env.handlers, 'saveProfile', {
+        ...fields, id: saved.id, name: 'Acme EU', baseUrl: 'https://eu.example.com/api/v1', credentials: { accessToken: 'at-2', refreshToken: 'rt-2', sessionOnly: false },
+      });
       expect(edit).toMatchObject({ ok: false, error: { code: 'KEYCHAIN_UNAVAILABLE' } });
-      expect((await env.call('listProfiles', {})).profiles.map((p) => p.id)).toEqual([saved.id]);
+      expect((await env.call('listProfiles', {})).profiles).toMatchObject([{ id: saved.id, name: 'Acme', baseUrl: 'https://api.example.com/api/v1' }]);
       expect(await env.call('getCredentialStatus', { profileId: saved.id })).toMatchObject({ stored: true, storage: 'session' });
+
+      // Removing it while the keychain cannot be reached: removed, and the page is told that tokens
+      // stored there may remain.
+      const removed = await env.call('removeProfile', { profileId: saved.id, purgeCache: true });
+      expect(removed.profiles).toEqual([]);
+      expect(removed.credentialsProblem).toMatch(/D-Bus/);
     } finally {
       if (bus === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;
       else process.env.DBUS_SESSION_BUS_ADDRESS = bus;

@@ -123,6 +123,10 @@ describe('ProfileStore', () => {
     const acme = store.save(input());
     const before = fs.readFileSync(profilesFilePath(dataDir), 'utf8');
     expect(validationMessage(() => store.save(input({ name: 'ACME demo' })))).toMatch(/A profile named "Acme Demo" already exists/);
+    // Names that read the same in the list: invisible characters, fullwidth forms.
+    for (const lookalike of ['Acme Demo\u200b', '\u200bAcme Demo', 'Acme\u2060 Demo', 'Ac\u00adme Demo', 'Ａｃｍｅ Ｄｅｍｏ']) {
+      expect(validationMessage(() => store.save(input({ name: lookalike }))), JSON.stringify(lookalike)).toMatch(/A profile named "Acme Demo" already exists/);
+    }
     expect(validationMessage(() => store.save(input({ name: 'Other', baseUrl: 'http://example.com/api/v1' })))).toMatch(/must use https/);
     expect(validationMessage(() => store.save(input({ name: '   ' })))).toMatch(/name/);
     expect(validationMessage(() => store.save(input({ name: 'Other', pageSize: 0 })))).toMatch(/pageSize/);

@@ -74,8 +74,13 @@ export interface RemoveProfileOptions {
   purgeCache?: boolean;
 }
 
+/**
+ * What two profile names are compared by: compatibility forms folded (fullwidth "Ａｃｍｅ" is "Acme"),
+ * invisible characters dropped (zero-width spaces and joiners, soft hyphens, …), surrounding blanks
+ * and case ignored, so two entries that read the same in the list cannot both exist.
+ */
 function nameKey(name: string): string {
-  return name.trim().normalize('NFC').toLowerCase();
+  return name.normalize('NFKC').replace(/\p{Default_Ignorable_Code_Point}/gu, '').trim().toLowerCase();
 }
 
 function summarise(error: z.ZodError): string {

@@ -332,7 +332,9 @@ export class AppState {
 
   /** Removes a profile (optionally its cache). */
   async removeProfile(profileId: string, purgeCache: boolean): Promise<void> {
-    this.#applyProfiles(await call('removeProfile', { profileId, purgeCache }));
+    const list = await call('removeProfile', { profileId, purgeCache });
+    this.#applyProfiles(list);
+    if (list.credentialsProblem) this.toast('error', `The profile was removed, but its tokens may still be in the keychain. ${list.credentialsProblem}`);
   }
 
   /** Shows a transient message. */
