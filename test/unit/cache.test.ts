@@ -107,6 +107,8 @@ describe('windows, sorts, filters, facets', () => {
     const odd = all.slice(100, 110);
     api.dataset.updateContact(odd[0] as string, { state: '' });
     db.prepare("UPDATE contacts SET state = '' WHERE id = ?").run(odd[0]);
+    // A state the service sent as null (the record is kept, as invalid): the same "(none)" as ''.
+    db.prepare('UPDATE contacts SET state = NULL WHERE id = ?').run(odd[1]);
     const distinct = (sql: string) => (db.prepare(sql).pluck().all() as (string | null)[]).filter((v): v is string => v !== null);
     const states = [...distinct('SELECT DISTINCT state FROM contacts'), 'Île-de-France', 'NOPE'];
     const labels = [...distinct('SELECT id FROM labels'), ...distinct('SELECT title FROM labels'), 'no such label'];
@@ -139,6 +141,11 @@ describe('windows, sorts, filters, facets', () => {
       if (expected.length > 0) nonEmpty++;
     }
     expect(nonEmpty, 'most combinations match something').toBeGreaterThan(40);
+    // "(none)" is one option, counting both, and selecting it (with or without a search) finds both.
+    const none = contactFacets(db, {}).states.filter((f) => f.value === '');
+    expect(none).toEqual([{ value: '', label: '(none)', count: 2 }]);
+    expect(ids({ states: [''] }).sort()).toEqual([odd[0], odd[1]].sort());
+    expect(ids({ states: ['', 'Texas'], search: 'a' })).toEqual(ids({ search: 'a' }, 100_000).filter((id) => new Set(ids({ states: ['', 'Texas'] }, 100_000)).has(id)));
     // A search never matches the filter tokens themselves, and no prefix a person can type shares
     // a doclist with them: "z"* over all columns (the f column included) finds exactly what it
     // finds outside f.

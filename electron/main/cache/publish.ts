@@ -123,8 +123,8 @@ function insertWithPositionsSorted(db: Database.Database, stage: string, target:
 
 /**
  * SQL expression of a contact's filter tokens (the `f` column of `contacts_fts`), the SQL side of
- * views.ts `CONTACT_FILTER_TOKENS`: hex() of the same UTF-8 bytes, the same prefixes, NULL state
- * and NULL live mode without a token.
+ * views.ts `CONTACT_FILTER_TOKENS`: hex() of the same UTF-8 bytes, the same prefixes; a NULL state
+ * gives the token of '' (hex(NULL) is ''), the one "(none)" state; NULL live mode gives no token.
  * @param c alias of the contact row
  * @param contactLabels, labels the contact–label link table and the label table to read
  */

@@ -202,7 +202,8 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
       const v = contactViewSql(query, omit);
       return { sql: `SELECT ${expr} AS v, count(*) AS n FROM ${v.from} WHERE ${v.where} GROUP BY 1 ORDER BY n DESC LIMIT ${FACET_LIMIT}`, params: v.params };
     };
-    const states = group('states', 'c.state');
+    // No state, '' or NULL, is one option, "(none)" (views.ts matches it as '' or NULL).
+    const states = group('states', "coalesce(c.state, '')");
     const verified = group('verified', 'c.is_verified');
     const live = group('liveMode', 'c.is_live_mode');
     return {

@@ -105,7 +105,8 @@ export const FILTER_TOKEN_MARK = '\uE000';
  * inside the search index instead of a lookup of every match's row (issue 8, typeahead at 1M
  * contacts). With M = {@link FILTER_TOKEN_MARK}:
  *
- *   Ms<hex(state)>     state ('' gives `Ms`; NULL gives no token, as `state IN (…)` never matches it)
+ *   Ms<hex(state)>     state; no state, '' or NULL (a record kept invalid), gives `Ms`: both are
+ *                      the one "(none)" option, which the row condition matches as '' or NULL
  *   Mv1 | Mv0 | Mvn    verified yes / no / unknown (NULL)
  *   Ml1 | Ml0          live mode / test mode
  *   Mb<hex(label id)>, Mt<hex(label title)>   one pair per label of the contact
@@ -147,7 +148,11 @@ export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery): 
   }
   if (omit !== 'states' && query.states?.length) {
     if (match) inIndex.push(filterTokens(query.states.map(T.state)));
-    else where.push(`c.state IN (${inList(params, 'state', query.states)})`);
+    else {
+      // "(none)" ('') also stands for NULL; the plain IN keeps the state index usable.
+      const states = `c.state IN (${inList(params, 'state', query.states)})`;
+      where.push(query.states.includes('') ? `(${states} OR c.state IS NULL)` : states);
+    }
   }
   if (omit !== 'verified' && query.verified?.length) {
     const set = [...new Set(query.verified)];
