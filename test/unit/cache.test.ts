@@ -17,16 +17,17 @@ let dir: string;
 let file: string;
 let db: Database.Database;
 let api: SampleApi;
-let special: { diacritic: string; phone: string; label: string };
+let special: { diacritic: string; phone: string; label: string; intlPhone: string };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ld-cache-'));
   file = join(dir, 'cache.sqlite');
   api = await startSampleApi({ contacts: 3000, orders: 600, seed: 3 });
   const ids = [...api.dataset.contactIds()];
-  special = { diacritic: ids[10] as string, phone: ids[20] as string, label: ids[30] as string };
+  special = { diacritic: ids[10] as string, phone: ids[20] as string, label: ids[30] as string, intlPhone: ids[40] as string };
   api.dataset.updateContact(special.diacritic, { firstName: 'Zoë', lastName: 'Ångström-Müller', fullName: 'Zoë Ångström-Müller' });
   api.dataset.updateContact(special.phone, { phoneNo: '(614) 555-0199' });
+  api.dataset.updateContact(special.intlPhone, { phoneNo: '+1 404 894 6866' });
   api.dataset.updateContact(special.label, { ContactLabels: [{ id: '990001', title: 'Quarterly Platinum' }] });
   db = openCache(file);
   const runs = await runSync(db, createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN } }), {
@@ -54,6 +55,20 @@ describe('contact search', () => {
     for (const typed of ['6145550199', '614-555-0199', '614.555.01', '(614) 555 0199', '+614 5550199'.slice(1)]) {
       expect(ids({ search: typed }), typed).toContain(special.phone);
     }
+    // With or without the North American country code, on either side.
+    for (const typed of ['+1 614 555 0199', '16145550199', '1-614-555-0199', '+16145550199']) {
+      expect(ids({ search: typed }), typed).toContain(special.phone);
+    }
+    for (const typed of ['4048946866', '404894', '(404) 894-6866', '404-894-6866', '+1 404 894 6866', '14048946866', '+1 404']) {
+      expect(ids({ search: typed }), typed).toContain(special.intlPhone);
+    }
+  });
+
+  it('sorts phone numbers by their national digits, written with +1 or without', () => {
+    const phones = queryContacts(db, { sort: { column: 'phone', direction: 'asc' } }, { offset: 0, limit: 5000 }).rows.map((r) => r.phoneNo ?? '');
+    const national = phones.map((p) => { const d = p.replace(/\D+/g, ''); return d.length === 11 && d.startsWith('1') ? d.slice(1) : d; });
+    expect(national).toEqual([...national].sort());
+    expect(phones.some((p) => p.startsWith('+1'))).toBe(true);
   });
 
   it('finds a label title, and filters by label id or title', () => {

@@ -33,9 +33,19 @@ export function usableId(value: unknown): string | null {
   return typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
 }
 
-/** Digits of a phone number, for digits-only search ("(555) 123-4567" → "5551234567"). */
+/**
+ * The national digits of a phone number, for digits-only search and for sorting by phone
+ * ("(555) 123-4567" → "5551234567"). A North American number's country code is dropped
+ * ("+1 404 894 6866" → "4048946866"), so it is found by the ten digits people type and sorts among
+ * the numbers written without it.
+ */
 export function phoneDigits(phone: string | null): string {
-  return phone ? phone.replace(/\D+/g, '') : '';
+  return nationalDigits(phone ? phone.replace(/\D+/g, '') : '');
+}
+
+/** `digits` without the North American country code 1 (eleven digits that start with 1), else as is. */
+export function nationalDigits(digits: string): string {
+  return digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
 }
 
 export const CONTACT_STAGE_COLUMNS = [

@@ -8,6 +8,7 @@
  * Aliases: `c` = contacts, `o` = orders; with a search the FTS table is joined under its own name.
  * Table and column names: docs/cache-schema.md.
  */
+import { nationalDigits } from './ingest.ts';
 import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 
 /** A view as SQL fragments; `where` is a full boolean expression ('1' when there is no filter). */
@@ -48,14 +49,21 @@ export function compileSearch(input: string | undefined): string | null {
   if (!text) return null;
   const terms = text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
   if (terms.length === 0) return null;
+  // The index holds a phone's national digits (ingest.ts phoneDigits): "+1 404 …" typed in full is
+  // looked up without its country code too.
+  const digitForms = (digits: string): string => {
+    const national = nationalDigits(digits);
+    return national === digits ? `${quote(digits)}*` : `${quote(digits)}* OR ${quote(national)}*`;
+  };
   const parts = terms.map((t) => {
     const digits = t.replace(/\D+/g, '');
     const phrase = `${quote(t)}*`;
-    return digits.length >= 2 && digits !== t && PHONE_LIKE.test(t) ? `(${phrase} OR ${quote(digits)}*)` : phrase;
+    if (digits.length >= 2 && PHONE_LIKE.test(t) && (digits !== t || nationalDigits(digits) !== digits)) return `(${phrase} OR ${digitForms(digits)})`;
+    return phrase;
   });
   const all = parts.join(' AND ');
   const allDigits = text.replace(/\D+/g, '');
-  if (terms.length > 1 && PHONE_LIKE.test(text) && allDigits.length >= 3) return `(${quote(allDigits)}* OR (${all}))`;
+  if (terms.length > 1 && PHONE_LIKE.test(text) && allDigits.length >= 3) return `(${digitForms(allDigits)} OR (${all}))`;
   return all;
 }
 
