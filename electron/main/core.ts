@@ -375,7 +375,7 @@ export function createCore(options: CoreOptions): Core {
         // outcomes have already said the service is online, and its failure says nothing about it.
         const failed = runs.find((r) => r.outcome === 'failed' && r.error?.code !== 'DRIFT');
         if (failed?.error) {
-          if (failed.error.code === 'AUTH_REJECTED') void credentials.markRejected(profile.id).catch(() => {});
+          if (failed.error.code === 'AUTH_REJECTED') void credentials.markRejected(profile.id, tokens.accessToken).catch(() => {});
           setConnectivity(profile.id, stateForError(failed.error.code), failed.error.message, false);
         } else if (runs.some((r) => r.outcome === 'succeeded')) {
           setConnectivity(profile.id, 'online', null, true);
@@ -385,7 +385,7 @@ export function createCore(options: CoreOptions): Core {
         sync = null;
         logger.error('sync failed unexpectedly', error);
         const code = (error as { code?: string }).code ?? 'INTERNAL';
-        if (code === 'AUTH_REJECTED') void credentials.markRejected(profile.id).catch(() => {});
+        if (code === 'AUTH_REJECTED') void credentials.markRejected(profile.id, tokens.accessToken).catch(() => {});
         setConnectivity(profile.id, stateForError(code), (error as Error).message, false);
         const now = new Date().toISOString();
         for (const resource of resources) {

@@ -118,7 +118,10 @@ describe('CredentialStore in session-only mode (never touches the keychain)', ()
     const second = { accessToken: token('a2'), refreshToken: token('r2') };
     await store.set('acme-1', second, { sessionOnly: true });
     expect(await store.get('acme-1')).toEqual(second);
-    await store.markRejected('acme-1');
+    // A rejection of tokens replaced since leaves the new ones alone.
+    await store.markRejected('acme-1', token('a'));
+    expect((await store.status('acme-1')).rejected).toBe(false);
+    await store.markRejected('acme-1', second.accessToken);
     expect((await store.status('acme-1')).rejected).toBe(true);
     await store.set('acme-1', second, { sessionOnly: true });
     expect((await store.status('acme-1')).rejected).toBe(false);
@@ -197,13 +200,15 @@ describe.skipIf(unavailable !== null && !process.env.CI)('CredentialStore with t
   it('keeps the "rejected" mark with the tokens until new ones are set', async () => {
     const tokens = { accessToken: token('r-access'), refreshToken: token('r-refresh') };
     await store.set('acme-r', tokens, { sessionOnly: false });
-    await store.markRejected('acme-r');
+    await store.markRejected('acme-r', token('r-older')); // not the stored tokens: nothing marked
+    expect(await store.status('acme-r')).toMatchObject({ rejected: false });
+    await store.markRejected('acme-r', tokens.accessToken);
     const fresh = new CredentialStore({ service: TEST_SERVICE });
     expect(await fresh.status('acme-r')).toMatchObject({ stored: true, storage: 'keychain', rejected: true });
     expect(await fresh.get('acme-r')).toEqual(tokens); // still readable, e.g. to show "saved on …"
     await fresh.set('acme-r', { accessToken: token('r-new'), refreshToken: null }, { sessionOnly: false });
     expect(await store.status('acme-r')).toMatchObject({ rejected: false });
-    await store.markRejected('acme-none'); // no tokens: nothing to mark, no error
+    await store.markRejected('acme-none', token('none')); // no tokens: nothing to mark, no error
     expect((await store.status('acme-none')).stored).toBe(false);
     await store.clear('acme-r');
   });

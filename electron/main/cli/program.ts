@@ -584,7 +584,7 @@ export function createProgram(io: CliIo): Command {
       }
       logger.info(`cli sync ${p.id} ${what}: ${runs.map((r) => `${r.resource}=${r.outcome}`).join(' ')} in ${Math.round(performance.now() - started)} ms`);
       if (failure) {
-        if (failure.error?.code === 'AUTH_REJECTED' && from === 'keychain') await credentials.markRejected(p.id);
+        if (failure.error?.code === 'AUTH_REJECTED' && from === 'keychain') await credentials.markRejected(p.id, tokens.accessToken);
         const code = (failure.error?.code ?? (failure.outcome === 'cancelled' ? 'CANCELLED' : 'INTERNAL')) as ErrorCode;
         throw new LetterdeskError(code, failure.error?.message ?? `The ${failure.resource} sync was ${failure.outcome}.`);
       }

@@ -264,19 +264,21 @@ export class CredentialStore {
    * Marks the profile's tokens as rejected by the service (401/403) until new tokens are set.
    * The mark is kept with the tokens (in the keychain secret, so the CLI and the app both see it);
    * when the keychain cannot be written it is kept in memory. Never throws for keychain trouble.
+   * @param rejectedAccessToken the access token the service turned down: tokens saved since (the
+   *   person replaced them while the request was under way) are left alone, unmarked and unchanged
    */
-  async markRejected(profileId: string): Promise<void> {
+  async markRejected(profileId: string, rejectedAccessToken: string): Promise<void> {
     checkProfileId(profileId);
     const session = this.#session.get(profileId);
     if (session) {
-      session.rejected = true;
+      if (session.tokens.accessToken === rejectedAccessToken) session.rejected = true;
       return;
     }
     if (!this.keychainEnabled) return;
     try {
       const secret = await this.#keychain.get(profileId);
       const entry = secret === null ? null : parseSecret(secret);
-      if (entry && !entry.rejected) await this.#keychain.set(profileId, serialise({ ...entry, rejected: true }));
+      if (entry && !entry.rejected && entry.tokens.accessToken === rejectedAccessToken) await this.#keychain.set(profileId, serialise({ ...entry, rejected: true }));
     } catch (error) {
       this.#rejected.add(profileId);
       logger.warn(`credentials: could not record in the keychain that the tokens of ${profileId} were rejected: ${isLetterdeskError(error) ? error.message : String(error)}`);
