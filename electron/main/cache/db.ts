@@ -228,8 +228,11 @@ function checkStructure(db: Database.Database): void {
   for (const name of tables) db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}" LIMIT 1`).get();
 }
 
-/** Whether a process with this id is running (EPERM: running under another user). */
-function processAlive(pid: number): boolean {
+/**
+ * Whether a process with this id is running (EPERM: running, under another user). Used for the
+ * session markers here, the sync lock (sync/lock.ts) and an export's temporary files (export/run.ts).
+ */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { exportRequestSchema, type ExportKind, type ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
+import { processAlive } from '../cache/db.ts';
 import { contactViewSql, orderViewSql, type ViewSql } from '../cache/views.ts';
 import { describeIssues } from '../ipc/dispatch.ts';
 import { logger } from '../log.ts';
@@ -180,14 +181,6 @@ export function exportSql(request: ExportRequest): ExportSql {
   };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes temporary files of earlier exports into `folder` whose process no longer runs (a crash or
@@ -198,7 +191,7 @@ export function removeStaleTempFiles(folder: string): void {
     for (const name of readdirSync(folder)) {
       if (!name.startsWith('.') || !name.endsWith(TEMP_SUFFIX)) continue;
       const m = /\.(\d+)-[0-9a-f]+\.letterdesk-tmp$/.exec(name);
-      if (!m || isAlive(Number(m[1]))) continue;
+      if (!m || processAlive(Number(m[1]))) continue;
       try {
         unlinkSync(join(folder, name));
       } catch {

@@ -9,6 +9,7 @@
 import { hostname } from 'node:os';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { LetterdeskError } from '../../../shared/errors.ts';
+import { processAlive } from '../cache/db.ts';
 
 /** What a lock file holds. */
 export interface SyncLockHolder {
@@ -21,16 +22,6 @@ export interface SyncLockHolder {
 /** The lock file of a cache file. */
 export function syncLockPath(cacheFile: string): string {
   return `${cacheFile}.sync-lock`;
-}
-
-/** Whether a process with this id is running (EPERM: running, under another user). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
 }
 
 function readHolder(file: string): SyncLockHolder | null {
