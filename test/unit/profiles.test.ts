@@ -1,6 +1,8 @@
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfileInput } from '../../shared/contract.ts';
 import { cacheFilePath, profilesFilePath } from '../../electron/main/paths.ts';
@@ -218,5 +220,35 @@ describe('ProfileStore', () => {
     expect(removed).toEqual({ list: { profiles: [], activeProfileId: null }, credentialsProblem: null });
     expect(await credentials.get(acme.id)).toBeNull();
     await expect(removeProfileAndCredentials(store, credentials, acme.id, { purgeCache: false })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('two processes changing profiles at once (the app and the CLI)', () => {
+  it('lose neither one’s changes: each read-change-write holds the profiles lock', async () => {
+    const store = path.join(import.meta.dirname, '..', '..', 'electron', 'main', 'profiles', 'store.ts');
+    const writer = (tag: string) =>
+      new Promise<number | null>((resolve, reject) => {
+        const script = `
+          import { ProfileStore } from ${JSON.stringify(pathToFileURL(store).href)};
+          const profiles = ProfileStore.open(${JSON.stringify(dataDir)});
+          for (let i = 0; i < 60; i++) profiles.save({ name: '${tag} ' + i, environment: 'production', baseUrl: 'https://api.example.com/api/v1', accountId: null, pageSize: 500 });
+        `;
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+        child.on('error', reject);
+        child.on('exit', resolve);
+      });
+    expect(await Promise.all([writer('App'), writer('Cli')])).toEqual([0, 0]);
+    const names = ProfileStore.open(dataDir).list().profiles.map((p) => p.name);
+    expect(names).toHaveLength(120);
+    expect(fs.existsSync(`${profilesFilePath(dataDir)}.lock`)).toBe(false);
+  });
+
+  it('takes over a lock left by a process that has ended', () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(`${profilesFilePath(dataDir)}.lock`, gone.stdout);
+    const saved = ProfileStore.open(dataDir).save(input());
+    expect(ProfileStore.open(dataDir).get(saved.id)).not.toBeNull();
+    expect(fs.existsSync(`${profilesFilePath(dataDir)}.lock`)).toBe(false);
   });
 });

@@ -12,6 +12,7 @@
  *    writes and its `close()` removes; a marker whose process is gone means the last session
  *    ended without closing the cache.
  */
+import { processAlive } from '../pids.ts';
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -226,19 +227,6 @@ function checkHeader(file: string): void {
 function checkStructure(db: Database.Database): void {
   const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'").pluck().all() as string[];
   for (const name of tables) db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}" LIMIT 1`).get();
-}
-
-/**
- * Whether a process with this id is running (EPERM: running, under another user). Used for the
- * session markers here, the sync lock (sync/lock.ts) and an export's temporary files (export/run.ts).
- */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
 }
 
 /**

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { exportRequestSchema, type ExportKind, type ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
-import { processAlive } from '../cache/db.ts';
+import { processAlive } from '../pids.ts';
 import { contactViewSql, orderViewSql, type ViewSql } from '../cache/views.ts';
 import { describeIssues } from '../ipc/dispatch.ts';
 import { logger } from '../log.ts';

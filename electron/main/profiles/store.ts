@@ -12,11 +12,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { ENVIRONMENTS, profileInputSchema, type Profile, type ProfileInput, type ProfileList } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
 import { cacheFilePath, cacheFileSet, profilesFilePath } from '../paths.ts';
+import { processAlive } from '../pids.ts';
 import { moveAsideSync, writeFileAtomicSync } from './atomicFile.ts';
 import { normalizeBaseUrl } from './baseUrl.ts';
 
@@ -183,6 +185,10 @@ export class ProfileStore {
    *   NOT_FOUND (editing an id that does not exist), DISK_FULL
    */
   save(input: ProfileInput, options: SaveProfileOptions = {}): Profile {
+    return this.#changing(() => this.#save(input, options));
+  }
+
+  #save(input: ProfileInput, options: SaveProfileOptions): Profile {
     const parsed = profileInputSchema.safeParse(input);
     if (!parsed.success) throw new LetterdeskError('VALIDATION', `The profile is not valid: ${summarise(parsed.error)}.`);
     const fields = parsed.data;
@@ -238,6 +244,10 @@ export class ProfileStore {
    * @throws LetterdeskError NOT_FOUND
    */
   use(id: string): ProfileList {
+    return this.#changing(() => this.#use(id));
+  }
+
+  #use(id: string): ProfileList {
     const file = this.#read();
     if (!file.profiles.some((p) => p.id === id)) {
       throw new LetterdeskError('NOT_FOUND', `There is no profile with id "${id}". Pick one from the profile list.`);
@@ -255,6 +265,10 @@ export class ProfileStore {
    * @throws LetterdeskError NOT_FOUND; fs errors when the cache file cannot be deleted
    */
   remove(id: string, options: RemoveProfileOptions = {}): ProfileList {
+    return this.#changing(() => this.#remove(id, options));
+  }
+
+  #remove(id: string, options: RemoveProfileOptions): ProfileList {
     const file = this.#read();
     if (!file.profiles.some((p) => p.id === id)) {
       throw new LetterdeskError('NOT_FOUND', `There is no profile with id "${id}". Reload the profile list.`);
@@ -294,6 +308,49 @@ export class ProfileStore {
       'Create your profiles again, or repair that file and move it back to profiles.json while Letterdesk is closed. Tokens in the keychain were kept.';
     logger.warn(`profiles: ${this.#loadProblem}`);
     return { version: PROFILES_FILE_VERSION, activeProfileId: null, profiles: [] };
+  }
+
+  /**
+   * Runs one read-change-write of the profiles file while holding `profiles.json.lock`, so the app
+   * and the CLI changing profiles at the same instant do not overwrite each other's change (the
+   * file is rewritten whole). The lock names its process; one whose process is gone, or an empty
+   * one older than a few seconds (a crash while it was written), is taken over.
+   * @throws LetterdeskError BUSY when another process holds the lock for more than 5 s
+   */
+  #changing<T>(change: () => T): T {
+    const lock = `${this.file}.lock`;
+    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      try {
+        fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      let holder: number;
+      let age: number;
+      try {
+        holder = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
+        age = Date.now() - fs.statSync(lock).mtimeMs;
+      } catch {
+        continue; // released meanwhile
+      }
+      const alive = Number.isSafeInteger(holder) && holder > 0 ? processAlive(holder) : age < 3000;
+      if (!alive) {
+        fs.rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw new LetterdeskError('BUSY', `Another Letterdesk (process ${holder}) is changing the profiles. Try again in a moment; if no Letterdesk is running, delete ${lock}.`);
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+    try {
+      return change();
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
   }
 
   #write(file: ProfilesFile): void {

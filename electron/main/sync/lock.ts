@@ -9,7 +9,7 @@
 import { hostname } from 'node:os';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { LetterdeskError } from '../../../shared/errors.ts';
-import { processAlive } from '../cache/db.ts';
+import { processAlive } from '../pids.ts';
 
 /** What a lock file holds. */
 export interface SyncLockHolder {
