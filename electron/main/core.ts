@@ -24,7 +24,7 @@ function sampleApiWorkerUrl(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./sampleApi/worker.ts', import.meta.url) : new URL('./sampleApiWorker.js', import.meta.url);
 }
 import { startSync } from './sync/controller.ts';
-import { syncLockBusy, syncLockHolder } from './sync/lock.ts';
+import { refuseWhileSyncedElsewhere } from './sync/lock.ts';
 import type { SyncProcessLauncher } from './sync/process.ts';
 import type { SyncProcessStats } from './sync/worker.ts';
 
@@ -295,10 +295,7 @@ export function createCore(options: CoreOptions): Core {
   const startSyncRun = async (resources: Resource[]): Promise<{ runId: string }> => {
     const profile = activeProfile();
     if (sync) throw new LetterdeskError('BUSY', 'A sync is already running. Wait for it to finish or cancel it.');
-    // Another process (the command line) syncing this profile: said now, to the caller, rather than
-    // as a failed run (the sync's own lock, controller.ts, is what keeps the two apart).
-    const elsewhere = syncLockHolder(cacheFilePath(options.dataDir, profile.id));
-    if (elsewhere) throw syncLockBusy(elsewhere);
+    refuseWhileSyncedElsewhere(options.dataDir, profile.id);
     const runId = randomUUID();
     const abort = new AbortController();
     sync = { profileId: profile.id, runId, abort };
@@ -459,8 +456,7 @@ export function createCore(options: CoreOptions): Core {
     async clearCache() {
       const profile = activeProfile();
       if (sync) throw new LetterdeskError('BUSY', 'A sync is running. Cancel it before clearing the cache.');
-      const elsewhere = syncLockHolder(cacheFilePath(options.dataDir, profile.id));
-      if (elsewhere) throw syncLockBusy(elsewhere);
+      refuseWhileSyncedElsewhere(options.dataDir, profile.id);
       await closeCache(profile.id);
       for (const part of cacheFileSet(cacheFilePath(options.dataDir, profile.id))) rmSync(part, { force: true });
       options.emit('cacheChanged', { profileId: profile.id, resources: ['contacts', 'orders'] });

@@ -246,7 +246,7 @@ describe('two processes changing profiles at once (the app and the CLI)', () => 
   it('takes over a lock left by a process that has ended', () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     fs.mkdirSync(dataDir, { recursive: true });
-    fs.writeFileSync(`${profilesFilePath(dataDir)}.lock`, gone.stdout);
+    fs.writeFileSync(`${profilesFilePath(dataDir)}.lock`, JSON.stringify({ pid: Number(gone.stdout), host: os.hostname(), startedAt: new Date().toISOString() }));
     const saved = ProfileStore.open(dataDir).save(input());
     expect(ProfileStore.open(dataDir).get(saved.id)).not.toBeNull();
     expect(fs.existsSync(`${profilesFilePath(dataDir)}.lock`)).toBe(false);

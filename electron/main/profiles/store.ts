@@ -18,7 +18,7 @@ import { ENVIRONMENTS, profileInputSchema, type Profile, type ProfileInput, type
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
 import { cacheFilePath, cacheFileSet, profilesFilePath } from '../paths.ts';
-import { processAlive } from '../pids.ts';
+import { tryLock } from '../pids.ts';
 import { moveAsideSync, writeFileAtomicSync } from './atomicFile.ts';
 import { normalizeBaseUrl } from './baseUrl.ts';
 
@@ -311,45 +311,28 @@ export class ProfileStore {
   }
 
   /**
-   * Runs one read-change-write of the profiles file while holding `profiles.json.lock`, so the app
-   * and the CLI changing profiles at the same instant do not overwrite each other's change (the
-   * file is rewritten whole). The lock names its process; one whose process is gone, or an empty
-   * one older than a few seconds (a crash while it was written), is taken over.
+   * Runs one read-change-write of the profiles file while holding `profiles.json.lock` (pids.ts
+   * `tryLock`; one whose process is gone is taken over), so the app and the CLI changing profiles at
+   * the same instant do not overwrite each other's change (the file is rewritten whole).
    * @throws LetterdeskError BUSY when another process holds the lock for more than 5 s
    */
   #changing<T>(change: () => T): T {
-    const lock = `${this.file}.lock`;
-    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    const file = `${this.file}.lock`;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     const deadline = Date.now() + 5000;
     for (;;) {
-      try {
-        fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      let holder: number;
-      let age: number;
-      try {
-        holder = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
-        age = Date.now() - fs.statSync(lock).mtimeMs;
-      } catch {
-        continue; // released meanwhile
-      }
-      const alive = Number.isSafeInteger(holder) && holder > 0 ? processAlive(holder) : age < 3000;
-      if (!alive) {
-        fs.rmSync(lock, { force: true });
-        continue;
+      const lock = tryLock(file);
+      if ('release' in lock) {
+        try {
+          return change();
+        } finally {
+          lock.release();
+        }
       }
       if (Date.now() > deadline) {
-        throw new LetterdeskError('BUSY', `Another Letterdesk (process ${holder}) is changing the profiles. Try again in a moment; if no Letterdesk is running, delete ${lock}.`);
+        throw new LetterdeskError('BUSY', `Another Letterdesk (process ${lock.holder?.pid ?? 'unknown'}) is changing the profiles. Try again in a moment; if no Letterdesk is running, delete ${file}.`);
       }
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-    }
-    try {
-      return change();
-    } finally {
-      fs.rmSync(lock, { force: true });
     }
   }
 

@@ -7,47 +7,17 @@
  * (killed, crashed, powered off) is stale and taken over.
  */
 import { hostname } from 'node:os';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { LetterdeskError } from '../../../shared/errors.ts';
-import { processAlive } from '../pids.ts';
-
-/** What a lock file holds. */
-export interface SyncLockHolder {
-  pid: number;
-  host: string;
-  /** ISO 8601. */
-  startedAt: string;
-}
+import { cacheFilePath } from '../paths.ts';
+import { lockHolder, tryLock, type LockHolder } from '../pids.ts';
 
 /** The lock file of a cache file. */
 export function syncLockPath(cacheFile: string): string {
   return `${cacheFile}.sync-lock`;
 }
 
-function readHolder(file: string): SyncLockHolder | null {
-  try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<SyncLockHolder>;
-    if (typeof value.pid !== 'number' || typeof value.host !== 'string' || typeof value.startedAt !== 'string') return null;
-    return { pid: value.pid, host: value.host, startedAt: value.startedAt };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The live process that holds the sync lock of `cacheFile`, or null (no lock, or a stale one). A
- * lock written on another host (a data folder on a network share) counts as held: its process
- * cannot be checked from here.
- */
-export function syncLockHolder(cacheFile: string): SyncLockHolder | null {
-  const holder = readHolder(syncLockPath(cacheFile));
-  if (!holder) return null;
-  if (holder.host === hostname() && !processAlive(holder.pid)) return null;
-  return holder;
-}
-
 /** The BUSY error for a sync lock held by `holder`. */
-export function syncLockBusy(holder: SyncLockHolder): LetterdeskError {
+function syncLockBusy(holder: LockHolder): LetterdeskError {
   const since = new Date(holder.startedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   const where = holder.host === hostname() ? `process ${holder.pid}` : `process ${holder.pid} on ${holder.host}`;
   return new LetterdeskError(
@@ -58,38 +28,26 @@ export function syncLockBusy(holder: SyncLockHolder): LetterdeskError {
 }
 
 /**
- * Takes the sync lock of `cacheFile` for this process. (Two processes that find the same stale lock
- * at the same instant could both take it over; a live lock is never taken.)
+ * Refuses, before anything starts, what must not happen while another process syncs the profile
+ * (the app's own sync start and its cache clear): said at once to the caller, rather than as a
+ * failed run. The lock itself ({@link acquireSyncLock}) is what keeps two syncs apart.
+ * @throws LetterdeskError BUSY when a live process holds the sync lock of the profile's cache
+ */
+export function refuseWhileSyncedElsewhere(dataDir: string, profileId: string): void {
+  const holder = lockHolder(syncLockPath(cacheFilePath(dataDir, profileId)));
+  if (holder) throw syncLockBusy(holder);
+}
+
+/**
+ * Takes the sync lock of `cacheFile` for this process (a stale one is taken over, pids.ts `tryLock`).
  * @returns a function that releases it (idempotent; it leaves alone a lock that is no longer this
  *   process's)
  * @throws LetterdeskError BUSY when a live process holds it
  */
 export function acquireSyncLock(cacheFile: string): () => void {
   const file = syncLockPath(cacheFile);
-  const mine: SyncLockHolder = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
-  const release = () => {
-    const holder = readHolder(file);
-    if (holder && holder.pid === mine.pid && holder.startedAt === mine.startedAt) rmSync(file, { force: true });
-  };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      writeFileSync(file, JSON.stringify(mine), { flag: 'wx' });
-      let released = false;
-      return () => {
-        if (!released) release();
-        released = true;
-      };
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw error;
-    }
-    let holder = readHolder(file);
-    if (holder === null) {
-      // Being written this instant, or left half-written by a crash: look again once.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-      holder = readHolder(file);
-    }
-    if (holder !== null && (holder.host !== hostname() || processAlive(holder.pid))) throw syncLockBusy(holder);
-    rmSync(file, { force: true }); // its process is gone
-  }
+  const lock = tryLock(file);
+  if ('release' in lock) return lock.release;
+  if (lock.holder) throw syncLockBusy(lock.holder);
   throw new LetterdeskError('BUSY', `The sync lock ${file} could not be taken. If no Letterdesk is syncing this profile, delete that file and sync again.`);
 }
