@@ -168,8 +168,6 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
   db.prepare("INSERT OR REPLACE INTO sync_runs (run_id, resource, started_at, outcome) VALUES (?, ?, ?, 'running')").run(runId, resource, startedAt);
   const published = (db.prepare('SELECT last_synced_at FROM resource_state WHERE resource = ?').pluck().get(resource) ?? null) !== null;
   const kept = keptData(resource, published);
-  const driftError = () =>
-    new LetterdeskError('DRIFT', `The service's ${resource} kept changing while they were read (${maxPasses} full reads did not agree). ${kept} Try the sync again later.`);
 
   let phase: SyncPhase = 'starting';
   let pagesDone = 0;
@@ -337,7 +335,8 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
         ? db.prepare(`SELECT count(*) AS n FROM ${stage}`).get()
         : db.prepare(`SELECT count(*) AS n FROM ${stage} WHERE pass = ?`).get(pass)) as { n: number }).n;
       if (!drift && seen === count) break;
-      if (!drift && seen < count && firstPageNumber === 0 && pagesTotal !== null && (await fetchPage(pagesTotal, pageSize, signal)).records.length > 0) {
+      const countsFromOne = !drift && seen < count && firstPageNumber === 0 && pagesTotal !== null && (await fetchPage(pagesTotal, pageSize, signal)).records.length > 0;
+      if (countsFromOne) {
         // Rows past the last page: the service numbers its pages from 1, so page 0 was served as
         // page 1 again and the last page was never asked for. Without this the read below would
         // look like a stable service that lists ids twice, and the last rows would be lost.
@@ -345,27 +344,26 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
         firstPageNumber = 1;
         previousSeen = null;
         previousCount = null;
-        if (pass >= maxPasses) throw driftError();
-        pass += 1;
-        setPhase('fetching');
-        continue;
-      }
-      if (!drift && seen < count && seen === previousSeen && count === previousCount) {
-        // Two consecutive full reads with the same count, full pages and the very same id set (no
-        // row of the previous pass is missing from this one): the service is stable but lists some
-        // ids more than once. Keep one record per id and report the duplicates instead of failing
-        // every sync with "kept changing".
-        const missing = (db.prepare(`SELECT count(*) AS n FROM ${stage} WHERE pass = ?`).get(pass - 1) as { n: number }).n;
-        if (missing === 0) {
-          logger.warn(`sync ${resource}: the service listed ${count - seen} id(s) more than once (count ${count}, distinct ids ${seen}, stable over two reads); one record per id kept`);
-          invalid += count - seen;
-          break;
+      } else {
+        if (!drift && seen < count && seen === previousSeen && count === previousCount) {
+          // Two consecutive full reads with the same count, full pages and the very same id set (no
+          // row of the previous pass is missing from this one): the service is stable but lists
+          // some ids more than once. Keep one record per id and report the duplicates instead of
+          // failing every sync with "kept changing".
+          const missing = (db.prepare(`SELECT count(*) AS n FROM ${stage} WHERE pass = ?`).get(pass - 1) as { n: number }).n;
+          if (missing === 0) {
+            logger.warn(`sync ${resource}: the service listed ${count - seen} id(s) more than once (count ${count}, distinct ids ${seen}, stable over two reads); one record per id kept`);
+            invalid += count - seen;
+            break;
+          }
         }
+        previousSeen = drift ? null : seen;
+        previousCount = count;
+        logger.warn(`sync ${resource}: drift in pass ${pass} (server count ${count}, ids seen ${seen}, count changed: ${drift}); reading again`);
       }
-      previousSeen = drift ? null : seen;
-      previousCount = count;
-      logger.warn(`sync ${resource}: drift in pass ${pass} (server count ${count}, ids seen ${seen}, count changed: ${drift}); reading again`);
-      if (pass >= maxPasses) throw driftError();
+      if (pass >= maxPasses) {
+        throw new LetterdeskError('DRIFT', `The service's ${resource} kept changing while they were read (${maxPasses} full reads did not agree). ${kept} Try the sync again later.`);
+      }
       pass += 1;
       setPhase('fetching');
     }
