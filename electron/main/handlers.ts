@@ -38,9 +38,8 @@ export function createHandlers(core: Core): Handlers {
     },
 
     async saveProfile({ credentials, ...input }) {
-      const tokens = credentials ? { accessToken: credentials.accessToken, refreshToken: credentials.refreshToken } : null;
       // Malformed tokens are refused before anything is written.
-      if (tokens) normalizeTokens(tokens);
+      const tokens = credentials ? normalizeTokens(credentials) : null;
       const before = input.id === undefined ? null : core.profiles.get(input.id);
       const profile = core.profiles.save(input);
       if (credentials && tokens) {
