@@ -412,7 +412,21 @@ async function slowServer(): Promise<void> {
       rates[concurrency] = { e2e: (contacts / t.doneMs) * 1000, fetch: t.fetchedMs ? (contacts / (t.fetchedMs - t.startMs)) * 1000 : null };
       log(`slow server, ${concurrency} in flight: ${fmt(t.doneMs)} ms end to end, fetch phase ${fmt(t.fetchedMs !== null ? t.fetchedMs - t.startMs : null)} ms`);
     }
-    raw.slow = { contacts, pageSize, rates, runs };
+    // The same sync (rows, page size, requests in flight) against the same server without the
+    // added latency: no number of requests in flight makes a sync faster than that, so
+    // T(1 in flight) / T(no latency) bounds the ratio for any concurrency; and the share of the fast
+    // sync's rate kept against the slow server says how well the latency is hidden.
+    const fast = await startSampleApiProcess({ contacts, orders: 0, seed: SEED, prerenderPageSize: pageSize });
+    let fastMs: number | null = null;
+    try {
+      const input: SyncChildInput = { cacheFile: resolve(dir, 'fast.db'), baseUrl: fast.baseUrl, resources: ['contacts'], pageSize, concurrency: CONCURRENCY, mode: 'controller', ...builtSyncWorker() };
+      const { result } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
+      fastMs = result.timings.contacts?.doneMs ?? null;
+      log(`the same sync without the latency, ${CONCURRENCY} in flight: ${fmt(fastMs)} ms end to end`);
+    } finally {
+      await fast.close();
+    }
+    raw.slow = { contacts, pageSize, rates, runs, fastMs };
     const one = rates[1];
     const many = rates[CONCURRENCY];
     if (one && many) {
@@ -429,8 +443,9 @@ async function slowServer(): Promise<void> {
       const cores = availableParallelism();
       const cpuMs = runs[CONCURRENCY]?.cpuMs ?? null;
       const cpuBound = t1?.doneMs && cpuMs ? t1.doneMs / (cpuMs / cores) : null;
+      const fastBound = t1?.doneMs && fastMs ? t1.doneMs / fastMs : null;
       addRatio('slow.rate', `slow server (+50 ms/page, ${label(contacts)} contacts, ${pageSize}/page): sync rate, ${CONCURRENCY} in flight vs 1`, many.e2e, one.e2e, 'rows/s', 3.5,
-        `floor = the rate with 1 in flight; end to end incl. index build; the build after the last page took ${fmt(buildMs)} ms, so with every page at the latency bound the ratio could reach at most ${bound === null ? '—' : bound.toFixed(2)}; the sync took ${fmt(cpuMs)} ms of CPU, so even spread over all ${cores} cores with everything overlapped it could reach at most ${cpuBound === null ? '—' : cpuBound.toFixed(2)}`, label(contacts));
+        `floor = the rate with 1 in flight; end to end incl. index build; the build after the last page took ${fmt(buildMs)} ms, so with every page at the latency bound the ratio could reach at most ${bound === null ? '—' : bound.toFixed(2)}; the sync took ${fmt(cpuMs)} ms of CPU, so even spread over all ${cores} cores with everything overlapped it could reach at most ${cpuBound === null ? '—' : cpuBound.toFixed(2)}; the same sync without the latency took ${fmt(fastMs)} ms, so no number of requests in flight could reach more than ${fastBound === null ? '—' : fastBound.toFixed(2)}`, label(contacts));
       // Where a page's time goes: with 1 in flight a page costs the 50 ms latency plus the work of
       // the server and of the sync process; with n in flight the pages arrive every `every` ms. When
       // `every` stays well above 50 / n, the sync process's own work per page (parse, validate,
@@ -441,6 +456,14 @@ async function slowServer(): Promise<void> {
         `printed for diagnosis: pages fetched and written, before verify/index/publish; a page took ${fmt(perPage)} ms with 1 in flight (${SLOW_LATENCY_MS} ms latency + ${fmt(perPage !== null ? perPage - SLOW_LATENCY_MS : null)} ms of work), one every ${fmt(every)} ms with ${CONCURRENCY} in flight (latency alone would allow ${fmt(SLOW_LATENCY_MS / CONCURRENCY)} ms)`);
       const last = metrics[metrics.length - 1];
       if (last) last.pass = null;
+      if (fastMs) {
+        const fastRate = (contacts / fastMs) * 1000;
+        add({
+          key: 'slow.vsFast', name: `slow server: sync rate, ${CONCURRENCY} in flight, vs the same sync without the added latency`,
+          value: many.e2e, floor: fastRate, ratio: many.e2e / fastRate, unit: 'rows/s', pass: null,
+          note: `printed: the share of a fast server's speed the sync keeps when every page takes ${SLOW_LATENCY_MS} ms longer (1 = the latency is hidden entirely); with 1 in flight it keeps ${(one.e2e / fastRate).toFixed(2)}`,
+        });
+      }
     }
   } finally {
     await api.close();
