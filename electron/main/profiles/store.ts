@@ -51,14 +51,14 @@ const profilesFileSchema = z
     profiles: z.array(storedProfileSchema).max(1000),
   })
   .superRefine((file, ctx) => {
+    // Ids are what caches, tokens and the active profile refer to: two profiles with one id are
+    // damage. Names that read the same are not: saving refuses them (nameKey), but a file written
+    // before the comparison grew stricter (fullwidth or invisible characters) may hold such a pair,
+    // and moving the whole file aside for it would lose every profile at the first start.
     const ids = new Set<string>();
-    const names = new Set<string>();
     for (const [index, profile] of file.profiles.entries()) {
       if (ids.has(profile.id)) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'id'], message: 'duplicate profile id' });
-      const key = nameKey(profile.name);
-      if (names.has(key)) ctx.addIssue({ code: 'custom', path: ['profiles', index, 'name'], message: 'duplicate profile name' });
       ids.add(profile.id);
-      names.add(key);
     }
   });
 
@@ -163,10 +163,14 @@ export class ProfileStore {
     return found ? copyProfile(found) : null;
   }
 
-  /** The profile with this name (case-insensitive, surrounding blanks ignored), or null. */
+  /**
+   * The profile with this name, or null: the one named exactly so, else the first whose name reads
+   * the same (case, surrounding blanks, compatibility forms and invisible characters ignored).
+   */
   getByName(name: string): Profile | null {
     const key = nameKey(name);
-    const found = this.#read().profiles.find((p) => nameKey(p.name) === key);
+    const { profiles } = this.#read();
+    const found = profiles.find((p) => p.name === name) ?? profiles.find((p) => nameKey(p.name) === key);
     return found ? copyProfile(found) : null;
   }
 
