@@ -153,6 +153,30 @@ describe('sync process launcher', () => {
 });
 
 describe('sync failures, drift, cancel, resume', () => {
+  it('a continued run reports each invalid record it kept once, those of the first page included', async () => {
+    const api = await startSampleApi({ contacts: 2000, orders: 0, seed: 23 });
+    const db = openCache(join(dir, 'resume-invalid.sqlite'));
+    try {
+      api.setFaults({ invalidRecordRate: 0.2, endpoints: ['contacts'] });
+      const abort = new AbortController();
+      const first = await runSync(db, source(api), {
+        resources: ['contacts'], pageSize: 100, concurrency: 1, signal: abort.signal, progressIntervalMs: 0, runId: 'invalid-run',
+        onProgress: (p) => {
+          if (p.pagesDone >= 6) abort.abort();
+        },
+      });
+      expect(first[0]?.outcome).toBe('cancelled');
+      const resumed = await runSync(db, source(api), { resources: ['contacts'], pageSize: 100, progressIntervalMs: 0, runId: 'invalid-run' });
+      expect(resumed[0]).toMatchObject({ outcome: 'succeeded', rows: 2000 });
+      const kept = db.prepare('SELECT count(*) FROM contacts WHERE invalid_reason IS NOT NULL').pluck().get() as number;
+      expect(kept).toBeGreaterThan(0);
+      expect(resumed[0]?.invalidRecords).toBe(kept);
+    } finally {
+      db.close();
+      await api.close();
+    }
+  });
+
   it('survives every fault type with retries and keeps invalid records with their reason', async () => {
     const api = await startSampleApi({ contacts: 1500, orders: 300, seed: 11 });
     const db = openCache(join(dir, 'faults.sqlite'));

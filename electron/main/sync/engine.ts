@@ -278,18 +278,21 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
       rowsTotal = count;
       const firstPages = firstHolds === 1 ? [first.records] : Array.from({ length: firstHolds }, (_, i) => first.records.slice(i * pageSize, (i + 1) * pageSize));
       const done = new Set((db.prepare('SELECT page FROM sync_pages WHERE resource = ? AND pass = ?').all(resource, pass) as { page: number }[]).map((r) => r.page));
-      // Invalid records are those of this pass (a pass reads every page again): the ones on pages
-      // an interrupted process wrote are counted from the staging, the rest as they are written.
-      invalid = done.size === 0 ? 0 : (db.prepare(`SELECT count(*) AS n FROM ${stage} WHERE pass = ? AND invalid_reason IS NOT NULL`).get(pass) as { n: number }).n;
       rowsDone = (db.prepare('SELECT coalesce(sum(rows), 0) AS n FROM sync_pages WHERE resource = ? AND pass = ? AND page >= ?').get(resource, pass, firstPages.length) as { n: number }).n;
       pagesDone = [...done].filter((p) => p >= firstPages.length).length;
       let drift = false;
+      invalid = 0;
       for (const [page, records] of firstPages.entries()) {
         const w = writer.writePage(resource, pass, page, count, records);
         invalid += w.invalid;
         rowsDone += w.rows;
         pagesDone += 1;
       }
+      // Invalid records are those of this pass (a pass reads every page again), counted as pages
+      // are written; when this run continues a staging, the pages an interrupted process wrote are
+      // counted from it, after the first pages were written again over their own rows (counting
+      // both would count the first pages' invalid rows twice).
+      if (done.size > 0) invalid = (db.prepare(`SELECT count(*) AS n FROM ${stage} WHERE pass = ? AND invalid_reason IS NOT NULL`).get(pass) as { n: number }).n;
       emit(false);
 
       const todo: number[] = [];
