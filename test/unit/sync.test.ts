@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { countContacts, getContact, getOrder, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { pageSizeWithin, runSync, type PageSource } from '../../electron/main/sync/engine.ts';
+import type { StagedRecord } from '../../electron/main/cache/ingest.ts';
+import { LetterdeskError } from '../../shared/errors.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { acquireSyncLock, syncLockPath } from '../../electron/main/sync/lock.ts';
 import { nodeSyncProcessLauncher, type SyncProcessExit } from '../../electron/main/sync/process.ts';
@@ -270,6 +272,44 @@ describe('sync failures, drift, cancel, resume', () => {
       const before = api.stats().byEndpoint.contacts;
       expect((await runSync(db, source(api), { resources: ['contacts'], pageSize: 100 }))[0]?.outcome).toBe('succeeded');
       expect(api.stats().byEndpoint.contacts - before).toBe(21);
+    } finally {
+      db.close();
+      await api.close();
+    }
+  });
+
+  it('a service counting from 0 that refuses pages past the last (HTTP 404) is not failed by the check for counting from 1, nor taken for one when the count moves', async () => {
+    const api = await startSampleApi({ contacts: 250, orders: 0, seed: 9 });
+    const db = openCache(join(dir, 'past-last.sqlite'));
+    try {
+      const inner = source(api);
+      const asked: number[] = [];
+      let newcomer = true;
+      const strict: PageSource = {
+        async fetchPage(resource, page, size, signal) {
+          if (page * size >= 250) {
+            asked.push(page);
+            if (newcomer) {
+              // The first time, a contact was added just now: a row past the end, and a count of 251.
+              newcomer = false;
+              const last = await inner.fetchPage(resource, 2, size, signal);
+              return { ...last, count: 251, records: last.records.slice(0, 1) };
+            }
+            throw new LetterdeskError('BAD_RESPONSE', `GET /contacts failed: unexpected HTTP 404. Check that the profile's base URL is the service's address ending in /api/v1.`);
+          }
+          const p = await inner.fetchPage(resource, page, size, signal);
+          // A stable service that lists its first contact again in place of the last one of page 1:
+          // every read comes up one id short, so the check runs after each.
+          if (page === 1) p.records[p.records.length - 1] = (await inner.fetchPage(resource, 0, size, signal)).records[0] as StagedRecord;
+          return p;
+        },
+      };
+      const runs = await runSync(db, strict, { resources: ['contacts'], pageSize: 100 });
+      expect(runs[0]).toMatchObject({ outcome: 'succeeded', rows: 249, invalidRecords: 1 });
+      expect(asked).toEqual([3, 3, 3]);
+      // Read from 0 throughout: page 0's contacts are there.
+      const firstPage = (await inner.fetchPage('contacts', 0, 100, new AbortController().signal)).records.map((r) => (r.ok ? (r.record as { id: string }).id : ''));
+      expect(db.prepare(`SELECT count(*) FROM contacts WHERE id IN (${firstPage.map(() => '?').join(',')})`).pluck().get(...firstPage)).toBe(100);
     } finally {
       db.close();
       await api.close();

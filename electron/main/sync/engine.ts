@@ -228,6 +228,21 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
      */
     let firstPageNumber = 0;
     const fetchPage = (page: number, size: number, pageSignal: AbortSignal) => source.fetchPage(resource, page + firstPageNumber, size, pageSignal);
+    /**
+     * The page after the last one counting from 0, asked only when a read comes up short: rows there
+     * mean the service counts from 1. A service that counts from 0 may refuse a page past the end
+     * (HTTP 404 or 400, §7 shows no error format): that is an answer too — no rows — and must not
+     * fail the sync; null then. A cancel or rejected tokens still end the sync.
+     */
+    const pastLastPage = async (page: number): Promise<FetchedPage | null> => {
+      try {
+        return await fetchPage(page, pageSize, signal);
+      } catch (error) {
+        if (signal.aborted || (isLetterdeskError(error) && (error.code === 'CANCELLED' || error.code === 'AUTH_REJECTED'))) throw error;
+        logger.info(`sync ${resource}: page ${page} (past the last) was refused (${isLetterdeskError(error) ? error.code : 'error'}); the service counts pages from 0`);
+        return null;
+      }
+    };
     for (;;) {
       if (signal.aborted) throw cancelled(kept);
       let first = await fetchPage(0, pageSize, signal);
@@ -338,7 +353,14 @@ async function runResource(db: Database.Database, source: PageSource, resource: 
         ? db.prepare(`SELECT count(*) AS n FROM ${stage}`).get()
         : db.prepare(`SELECT count(*) AS n FROM ${stage} WHERE pass = ?`).get(pass)) as { n: number }).n;
       if (!drift && seen === count) break;
-      const countsFromOne = !drift && seen < count && firstPageNumber === 0 && pagesTotal !== null && (await fetchPage(pagesTotal, pageSize, signal)).records.length > 0;
+      let countsFromOne = false;
+      if (!drift && seen < count && firstPageNumber === 0 && pagesTotal !== null) {
+        const past = await pastLastPage(pagesTotal);
+        // A count that moved means records changed meanwhile (drift), not a service counting from 1:
+        // rows past the end then are new records, and reading from 1 would skip page 0.
+        if (past !== null && past.count !== count) drift = true;
+        else countsFromOne = past !== null && past.records.length > 0;
+      }
       if (countsFromOne) {
         // Rows past the last page: the service numbers its pages from 1, so page 0 was served as
         // page 1 again and the last page was never asked for. Without this the read below would
