@@ -24,7 +24,7 @@ function sampleApiWorkerUrl(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('./sampleApi/worker.ts', import.meta.url) : new URL('./sampleApiWorker.js', import.meta.url);
 }
 import { startSync } from './sync/controller.ts';
-import { refuseWhileSyncedElsewhere } from './sync/lock.ts';
+import { acquireSyncLock, refuseWhileSyncedElsewhere } from './sync/lock.ts';
 import type { SyncProcessLauncher } from './sync/process.ts';
 import type { SyncProcessStats } from './sync/worker.ts';
 
@@ -456,9 +456,15 @@ export function createCore(options: CoreOptions): Core {
     async clearCache() {
       const profile = activeProfile();
       if (sync) throw new LetterdeskError('BUSY', 'A sync is running. Cancel it before clearing the cache.');
-      refuseWhileSyncedElsewhere(options.dataDir, profile.id);
-      await closeCache(profile.id);
-      for (const part of cacheFileSet(cacheFilePath(options.dataDir, profile.id))) rmSync(part, { force: true });
+      // Held until the files are gone: a sync the command line starts meanwhile is refused (BUSY)
+      // instead of writing into a cache being deleted.
+      const release = acquireSyncLock(cacheFilePath(options.dataDir, profile.id));
+      try {
+        await closeCache(profile.id);
+        for (const part of cacheFileSet(cacheFilePath(options.dataDir, profile.id))) rmSync(part, { force: true });
+      } finally {
+        release();
+      }
       options.emit('cacheChanged', { profileId: profile.id, resources: ['contacts', 'orders'] });
     },
     closeCache,

@@ -208,7 +208,7 @@ describe('a resource that fails without ending the sync', () => {
 });
 
 describe('a profile another process is syncing', () => {
-  it('refuses a sync and a cache clear with BUSY, naming that process, and syncs once it is gone', async () => {
+  it('refuses a sync, a cache clear and a removal with BUSY, naming that process, and syncs once it is gone', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ld-locked-'));
     const env = setup(join(root, 'data'));
     // Another Letterdesk (the command line) holding this profile's sync lock.
@@ -221,6 +221,10 @@ describe('a profile another process is syncing', () => {
       const refused = await dispatchCall(env.handlers, 'startSync', { resources: ['contacts', 'orders'] });
       expect(refused).toMatchObject({ ok: false, error: { code: 'BUSY', message: expect.stringMatching(new RegExp(`^Another Letterdesk \\(process ${other.pid}, the app or the command line\\)`)) } });
       expect(await dispatchCall(env.handlers, 'clearCacheAndResync', {})).toMatchObject({ ok: false, error: { code: 'BUSY' } });
+      // Nor is the profile removed (with its cache or without) under that sync.
+      expect(await dispatchCall(env.handlers, 'removeProfile', { profileId: profile.id, purgeCache: true })).toMatchObject({ ok: false, error: { code: 'BUSY' } });
+      expect((await env.call('listProfiles', {})).profiles.map((p) => p.id)).toEqual([profile.id]);
+      expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: other.pid });
       expect(env.core.syncRunning).toBe(false);
 
       const exited = new Promise((r) => other.once('exit', r));

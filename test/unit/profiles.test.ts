@@ -10,6 +10,7 @@ import { normalizeBaseUrl } from '../../electron/main/profiles/baseUrl.ts';
 import { newProfileId, ProfileStore } from '../../electron/main/profiles/store.ts';
 import { removeProfileAndCredentials } from '../../electron/main/profiles/remove.ts';
 import { CredentialStore } from '../../electron/main/credentials/store.ts';
+import { acquireSyncLock } from '../../electron/main/sync/lock.ts';
 
 let dataDir: string;
 beforeEach(() => {
@@ -230,6 +231,25 @@ describe('ProfileStore', () => {
     expect(removed).toEqual({ list: { profiles: [], activeProfileId: null }, credentialsProblem: null });
     expect(await credentials.get(acme.id)).toBeNull();
     await expect(removeProfileAndCredentials(store, credentials, acme.id, { purgeCache: false })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('does not remove a profile while its cache is being synced; afterwards removes it with its cache and lock', async () => {
+    const store = ProfileStore.open(dataDir);
+    const acme = store.save(input());
+    const credentials = new CredentialStore({ sessionOnly: true });
+    await credentials.set(acme.id, { accessToken: 'session-access-abc', refreshToken: null }, { sessionOnly: true });
+    const cache = cacheFilePath(dataDir, acme.id);
+    fs.mkdirSync(path.dirname(cache), { recursive: true });
+    fs.writeFileSync(cache, 'cache');
+    const release = acquireSyncLock(cache); // a sync of this profile (here or in another process)
+    await expect(removeProfileAndCredentials(store, credentials, acme.id, { purgeCache: true })).rejects.toMatchObject({ code: 'BUSY' });
+    expect(store.get(acme.id)).toEqual(acme);
+    expect(await credentials.get(acme.id)).not.toBeNull();
+    expect(fs.readFileSync(cache, 'utf8')).toBe('cache');
+    release();
+    await removeProfileAndCredentials(store, credentials, acme.id, { purgeCache: true });
+    expect(store.get(acme.id)).toBeNull();
+    expect(fs.readdirSync(path.dirname(cache))).toEqual([]);
   });
 });
 

@@ -6,7 +6,9 @@
  * exclusively, holding the owner's process id and start time; a lock whose process is gone
  * (killed, crashed, powered off) is stale and taken over.
  */
+import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { cacheFilePath } from '../paths.ts';
 import { lockHolder, tryLock, type LockHolder } from '../pids.ts';
@@ -29,7 +31,7 @@ function syncLockBusy(holder: LockHolder): LetterdeskError {
 
 /**
  * Refuses, before anything starts, what must not happen while another process syncs the profile
- * (the app's own sync start and its cache clear): said at once to the caller, rather than as a
+ * (the app's own sync start): said at once to the caller, rather than as a
  * failed run. The lock itself ({@link acquireSyncLock}) is what keeps two syncs apart.
  * @throws LetterdeskError BUSY when a live process holds the sync lock of the profile's cache
  */
@@ -46,6 +48,8 @@ export function refuseWhileSyncedElsewhere(dataDir: string, profileId: string): 
  */
 export function acquireSyncLock(cacheFile: string): () => void {
   const file = syncLockPath(cacheFile);
+  // A profile never synced has no cache folder yet (removing it still takes the lock).
+  mkdirSync(dirname(file), { recursive: true });
   const lock = tryLock(file);
   if ('release' in lock) return lock.release;
   if (lock.holder) throw syncLockBusy(lock.holder);
