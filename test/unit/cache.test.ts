@@ -7,7 +7,7 @@ import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery } from '../
 import { CacheClient } from '../../electron/main/cache/client.ts';
 import { openCache, sessionMarkerPath, SORTER_THREADS, useBulkWriteSettings } from '../../electron/main/cache/db.ts';
 import { COUNT_CAP, contactFacets, countContacts, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
-import { contactFilterTokensSql } from '../../electron/main/cache/publish.ts';
+import { contactFilterTokensSql, contactPhoneSearchSql } from '../../electron/main/cache/publish.ts';
 import { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
@@ -17,17 +17,18 @@ let dir: string;
 let file: string;
 let db: Database.Database;
 let api: SampleApi;
-let special: { diacritic: string; phone: string; label: string; intlPhone: string };
+let special: { diacritic: string; phone: string; label: string; intlPhone: string; elevenDigits: string };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ld-cache-'));
   file = join(dir, 'cache.sqlite');
   api = await startSampleApi({ contacts: 3000, orders: 600, seed: 3 });
   const ids = [...api.dataset.contactIds()];
-  special = { diacritic: ids[10] as string, phone: ids[20] as string, label: ids[30] as string, intlPhone: ids[40] as string };
+  special = { diacritic: ids[10] as string, phone: ids[20] as string, label: ids[30] as string, intlPhone: ids[40] as string, elevenDigits: ids[50] as string };
   api.dataset.updateContact(special.diacritic, { firstName: 'Zoë', lastName: 'Ångström-Müller', fullName: 'Zoë Ångström-Müller' });
   api.dataset.updateContact(special.phone, { phoneNo: '(614) 555-0199' });
   api.dataset.updateContact(special.intlPhone, { phoneNo: '+1 404 894 6866' });
+  api.dataset.updateContact(special.elevenDigits, { phoneNo: '138 0013 8000' });
   api.dataset.updateContact(special.label, { ContactLabels: [{ id: '990001', title: 'Quarterly Platinum' }] });
   db = openCache(file);
   const runs = await runSync(db, createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN } }), {
@@ -59,8 +60,12 @@ describe('contact search', () => {
     for (const typed of ['+1 614 555 0199', '16145550199', '1-614-555-0199', '+16145550199']) {
       expect(ids({ search: typed }), typed).toContain(special.phone);
     }
-    for (const typed of ['4048946866', '404894', '(404) 894-6866', '404-894-6866', '+1 404 894 6866', '14048946866', '+1 404']) {
+    for (const typed of ['4048946866', '404894', '(404) 894-6866', '404-894-6866', '+1 404 894 6866', '14048946866', '+1 404', '+1404894', '1404894']) {
       expect(ids({ search: typed }), typed).toContain(special.intlPhone);
+    }
+    // Eleven digits that begin with 1 but are not North American: a prefix of the digits as written.
+    for (const typed of ['138 0013 8000', '13800138000', '138001', '138 0013', '3800138000']) {
+      expect(ids({ search: typed }), typed).toContain(special.elevenDigits);
     }
   });
 
@@ -131,7 +136,7 @@ describe('windows, sorts, filters, facets', () => {
     // The search index of the row whose state changed above is rebuilt from the cache's own rows.
     db.exec("INSERT INTO contacts_fts (contacts_fts) VALUES ('delete-all')");
     db.exec(`INSERT INTO contacts_fts (rowid, name, company, email, phone, address, city, state, zip, labels, f)
-      SELECT c.rowid, concat_ws(' ', c.full_name, c.first_name, c.last_name), c.company_name, c.email, concat_ws(' ', c.phone_no, c.phone_digits),
+      SELECT c.rowid, concat_ws(' ', c.full_name, c.first_name, c.last_name), c.company_name, c.email, ${contactPhoneSearchSql('c')},
         concat_ws(' ', c.address1, c.address2), c.city, c.state, c.zip, (SELECT group_concat(value, ' ') FROM json_each(c.labels)),
         ${contactFilterTokensSql('c', 'contact_labels', 'labels')} FROM contacts c`);
     let seed = 7;

@@ -136,6 +136,18 @@ export function contactFilterTokensSql(c: string, contactLabels: string, labels:
     (SELECT group_concat(${m} || 'b' || hex(l.id) || ' ' || ${m} || 't' || hex(l.title), ' ') FROM ${contactLabels} cl JOIN ${labels} l ON l.id = cl.label_id WHERE cl.contact_id = ${c}.id))`;
 }
 
+/**
+ * SQL of a contact's `phone` text in the search index: the number as written, its national digits
+ * (ingest.ts `phoneDigits`, what is sorted by and what "4048946866" finds), and for ten national
+ * digits also the eleven with a leading 1 — the digits of "+1 404 894 6866" as typed from the start
+ * ("+1404894"), and of an eleven-digit number that only looked North American ("138 0013 8000",
+ * whose national form dropped its 1) — so a prefix of the digits as written always finds it.
+ * @param c alias of the contact row
+ */
+export function contactPhoneSearchSql(c: string): string {
+  return `concat_ws(' ', ${c}.phone_no, ${c}.phone_digits, CASE WHEN length(${c}.phone_digits) = 10 THEN '1' || ${c}.phone_digits END)`;
+}
+
 /** FTS5's default size of the in-memory buffer of pending index data (bytes; FTS5 `hashsize`). */
 const FTS_DEFAULT_HASH_SIZE = 1024 * 1024;
 /**
@@ -182,7 +194,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
       SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
     onPhase?.('indexing');
     withoutAutomerge(db, 'contacts_fts_next', () => db.exec(`INSERT INTO contacts_fts_next (rowid, name, company, email, phone, address, city, state, zip, labels, f)
-      SELECT c.rowid, concat_ws(' ', c.full_name, c.first_name, c.last_name), c.company_name, c.email, concat_ws(' ', c.phone_no, c.phone_digits),
+      SELECT c.rowid, concat_ws(' ', c.full_name, c.first_name, c.last_name), c.company_name, c.email, ${contactPhoneSearchSql('c')},
         concat_ws(' ', c.address1, c.address2), c.city, c.state, c.zip, (SELECT group_concat(value, ' ') FROM json_each(c.labels)),
         ${contactFilterTokensSql('c', 'contact_labels_next', 'labels_next')}
       FROM contacts_next c`));
