@@ -285,13 +285,21 @@ describe('failures and cancel leave no file', () => {
     expect(existsSync(join(dir, 'reports'))).toBe(false);
   });
 
-  it("never replaces Letterdesk's own files: the cache, its companions, the profiles file", async () => {
+  it("never replaces Letterdesk's own files: the cache, its companions, other profiles' caches, the profiles file", async () => {
     const cache = join(dir, 'cache.sqlite');
     for (const own of [cache, `${cache}-wal`, `${cache}.open`, `${cache}.sync-lock`, join(dirname(dir), 'profiles.json')]) {
       await expect(runExport(db, request(['id']), own, {}), own).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/one of Letterdesk's own files/) });
     }
     // Also through another spelling of the same path.
     await expect(runExport(db, request(['id']), join(dir, '.', 'x', '..', 'cache.sqlite'), {})).rejects.toMatchObject({ code: 'VALIDATION' });
+    // Nor another profile's cache in the same folder.
+    const other = join(dir, 'other-profile-x1y2z3.sqlite');
+    for (const theirs of [other, `${other}-wal`]) {
+      writeFileSync(theirs, 'another profile');
+      await expect(runExport(db, request(['id']), theirs, {}), theirs).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(/one of Letterdesk's own files/) });
+      expect(readFileSync(theirs, 'utf8')).toBe('another profile');
+      rmSync(theirs);
+    }
     expect(queryContacts(db, {}, { offset: 0, limit: 1 }).total.count).toBe(500);
     expect(leftovers(dir)).toEqual([]);
   });

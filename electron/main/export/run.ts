@@ -133,14 +133,25 @@ function sameFile(target: string): (other: string) => boolean {
   return (other) => canonical(resolve(other)) === mine;
 }
 
+/** A cache file of any profile, or one of its companions (`<profile id>.sqlite`, `-wal`, `-shm`, `-journal`, `.open`, `.sync-lock`). */
+const CACHE_PART = /\.sqlite(?:-wal|-shm|-journal|\.open|\.sync-lock)?$/;
+
 /**
  * Letterdesk's own files next to the cache `db` reads: the database, its journal, WAL, shared
- * memory, session marker and sync lock, and the profiles file of the data folder it sits in.
+ * memory, session marker and sync lock, the caches of the other profiles (and theirs) in the same
+ * folder, and the profiles file of the data folder it sits in.
  */
 function ownFilesOf(db: Database.Database): string[] {
   const file = db.name;
   if (!file || !isAbsolute(file)) return [];
-  return [...cacheFileSet(file), syncLockPath(file), profilesFilePath(dirname(dirname(file)))];
+  const folder = dirname(file);
+  let others: string[] = [];
+  try {
+    others = readdirSync(folder).filter((name) => CACHE_PART.test(name)).map((name) => join(folder, name));
+  } catch {
+    // an unreadable folder: the export's own checks report it
+  }
+  return [...cacheFileSet(file), syncLockPath(file), ...others, profilesFilePath(dirname(folder))];
 }
 
 /** The SQL of an export, with its bound parameters and the resolved columns. */
