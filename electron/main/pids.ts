@@ -4,7 +4,7 @@
  * (sync/lock.ts) and the profiles file's lock (profiles/store.ts). The app and the CLI share the
  * data folder; a lock keeps them apart, and one whose process is gone is taken over.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /** Whether a process with this id is running (EPERM: running, under another user). */
@@ -78,7 +78,9 @@ export function tryLock(file: string): { release: () => void } | { holder: LockH
       holder = readHolder(file);
     }
     if (holder !== null && live(holder)) return { holder };
-    rmSync(file, { force: true }); // its process is gone
+    // Released meanwhile: try again, and never remove what may by now be another process's new lock.
+    if (holder === null && !existsSync(file)) continue;
+    rmSync(file, { force: true }); // its process is gone, or it stayed unreadable
   }
   return { holder: null };
 }

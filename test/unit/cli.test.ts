@@ -269,7 +269,7 @@ describe('letterdesk CLI against a slow service', () => {
     await first.until(/^contacts: fetching/m);
     const second = await cli(['--profile', 'Slow Shop', 'sync'], tokens());
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`^letterdesk: Another Letterdesk \\(process ${first.child.pid}, the app or the command line\\) has been syncing this profile since .+\\. Wait for it to finish, or cancel it there\\.\\n$`));
+    expect(second.stderr).toMatch(new RegExp(`^letterdesk: Another Letterdesk \\(process ${first.child.pid}, the app or the command line\\) has been syncing this profile since .+\\. Wait for it to finish, or cancel it there\\. If no Letterdesk is running there, delete .+\\.sqlite\\.sync-lock and try again\\.\\n$`));
     const done = await first.exited;
     expect(done.code, done.stderr).toBe(0);
     expect(done.stdout).toContain('contacts: 1,200 rows synced');

@@ -89,6 +89,8 @@ describe('the sync lock (one sync per cache file across processes)', () => {
     const release = acquireSyncLock(cache);
     expect(JSON.parse(readFileSync(syncLockPath(cache), 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
     expect(() => acquireSyncLock(cache)).toThrow(expect.objectContaining({ code: 'BUSY', message: expect.stringMatching(new RegExp(`^Another Letterdesk \\(process ${process.pid}, `)) }));
+    // A lock that outlived a crash (its process id reused): the message says which file to delete.
+    expect(() => acquireSyncLock(cache)).toThrow(expect.objectContaining({ message: expect.stringContaining(`If no Letterdesk is running there, delete ${syncLockPath(cache)} and try again.`) }));
     release();
     expect(() => readFileSync(syncLockPath(cache))).toThrow(/ENOENT/);
 

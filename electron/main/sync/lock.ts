@@ -18,14 +18,16 @@ export function syncLockPath(cacheFile: string): string {
   return `${cacheFile}.sync-lock`;
 }
 
-/** The BUSY error for a sync lock held by `holder`. */
-function syncLockBusy(holder: LockHolder): LetterdeskError {
+/** The BUSY error for the sync lock `file` held by `holder`. */
+function syncLockBusy(file: string, holder: LockHolder): LetterdeskError {
   const since = new Date(holder.startedAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   const where = holder.host === hostname() ? `process ${holder.pid}` : `process ${holder.pid} on ${holder.host}`;
+  // A lock outlives a crash when its process id is reused later (after a restart) or the computer
+  // was renamed: the person can tell that no Letterdesk is running, the program cannot.
   return new LetterdeskError(
     'BUSY',
-    `Another Letterdesk (${where}, the app or the command line) has been syncing this profile since ${since}. Wait for it to finish, or cancel it there.`,
-    { details: { ...holder } },
+    `Another Letterdesk (${where}, the app or the command line) has been syncing this profile since ${since}. Wait for it to finish, or cancel it there. If no Letterdesk is running there, delete ${file} and try again.`,
+    { details: { ...holder, lockFile: file } },
   );
 }
 
@@ -36,8 +38,9 @@ function syncLockBusy(holder: LockHolder): LetterdeskError {
  * @throws LetterdeskError BUSY when a live process holds the sync lock of the profile's cache
  */
 export function refuseWhileSyncedElsewhere(dataDir: string, profileId: string): void {
-  const holder = lockHolder(syncLockPath(cacheFilePath(dataDir, profileId)));
-  if (holder) throw syncLockBusy(holder);
+  const file = syncLockPath(cacheFilePath(dataDir, profileId));
+  const holder = lockHolder(file);
+  if (holder) throw syncLockBusy(file, holder);
 }
 
 /**
@@ -52,6 +55,6 @@ export function acquireSyncLock(cacheFile: string): () => void {
   mkdirSync(dirname(file), { recursive: true });
   const lock = tryLock(file);
   if ('release' in lock) return lock.release;
-  if (lock.holder) throw syncLockBusy(lock.holder);
+  if (lock.holder) throw syncLockBusy(file, lock.holder);
   throw new LetterdeskError('BUSY', `The sync lock ${file} could not be taken. If no Letterdesk is syncing this profile, delete that file and sync again.`);
 }
