@@ -458,10 +458,11 @@ export function createCore(options: CoreOptions): Core {
       if (sync) throw new LetterdeskError('BUSY', 'A sync is running. Cancel it before clearing the cache.');
       // Held until the files are gone: a sync the command line starts meanwhile is refused (BUSY)
       // instead of writing into a cache being deleted.
-      const release = acquireSyncLock(cacheFilePath(options.dataDir, profile.id));
+      const file = cacheFilePath(options.dataDir, profile.id);
+      const release = acquireSyncLock(file);
       try {
         await closeCache(profile.id);
-        for (const part of cacheFileSet(cacheFilePath(options.dataDir, profile.id))) rmSync(part, { force: true });
+        for (const part of cacheFileSet(file)) rmSync(part, { force: true });
       } finally {
         release();
       }

@@ -29,6 +29,17 @@ function source(api: SampleApi, extra: { retries?: number; backoffMs?: number } 
   return createHttpPageSource({ baseUrl: api.baseUrl, tokens, backoffMs: 5, ...extra });
 }
 
+/** A run with one request in flight, cancelled once `pages` pages are written (a run to continue later with the same runId). */
+function runCancelledAfter(pages: number, db: Database.Database, pageSource: PageSource, options: { resources: Resource[]; pageSize: number; runId: string }) {
+  const abort = new AbortController();
+  return runSync(db, pageSource, {
+    ...options, concurrency: 1, signal: abort.signal, progressIntervalMs: 0,
+    onProgress: (p) => {
+      if (p.pagesDone >= pages) abort.abort();
+    },
+  });
+}
+
 /** Every id of a resource in the cache vs. the server, and every raw record equal. */
 function expectMirror(db: Database.Database, api: SampleApi, withOrders = true): void {
   const cacheContacts = db.prepare('SELECT id, raw FROM contacts').all() as { id: string; raw: string }[];
@@ -162,13 +173,7 @@ describe('sync failures, drift, cancel, resume', () => {
     const db = openCache(join(dir, 'resume-invalid.sqlite'));
     try {
       api.setFaults({ invalidRecordRate: 0.2, endpoints: ['contacts'] });
-      const abort = new AbortController();
-      const first = await runSync(db, source(api), {
-        resources: ['contacts'], pageSize: 100, concurrency: 1, signal: abort.signal, progressIntervalMs: 0, runId: 'invalid-run',
-        onProgress: (p) => {
-          if (p.pagesDone >= 6) abort.abort();
-        },
-      });
+      const first = await runCancelledAfter(6, db, source(api), { resources: ['contacts'], pageSize: 100, runId: 'invalid-run' });
       expect(first[0]?.outcome).toBe('cancelled');
       const resumed = await runSync(db, source(api), { resources: ['contacts'], pageSize: 100, progressIntervalMs: 0, runId: 'invalid-run' });
       expect(resumed[0]).toMatchObject({ outcome: 'succeeded', rows: 2000 });
@@ -460,13 +465,7 @@ describe('sync failures, drift, cancel, resume', () => {
 
       // Cancelled half-way, then the same run continued (as the controller continues a run whose
       // process ended) with the profile's 500: the staging's 250 is kept.
-      const abort = new AbortController();
-      const cancelled = await runSync(db, source(api), {
-        resources: ['orders'], pageSize: 500, concurrency: 1, signal: abort.signal, progressIntervalMs: 0, runId: 'budget-run',
-        onProgress: (p) => {
-          if (p.pagesDone >= 5) abort.abort();
-        },
-      });
+      const cancelled = await runCancelledAfter(5, db, source(api), { resources: ['orders'], pageSize: 500, runId: 'budget-run' });
       expect(cancelled[0]?.outcome).toBe('cancelled');
       const written = (db.prepare("SELECT count(*) AS n FROM sync_pages WHERE resource = 'orders'").get() as { n: number }).n;
       expect(written).toBeGreaterThanOrEqual(5);
