@@ -17,7 +17,7 @@ import { openCache, useBulkWriteSettings } from '../../electron/main/cache/db.ts
 import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
 import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
-import { pageSizeWithin } from '../../electron/main/sync/engine.ts';
+import { pageSizeWithin } from '../../electron/main/sync/decisions.ts';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
 import { report, syncPageSize } from './lib.ts';
@@ -60,7 +60,7 @@ async function fetchFloor(input: Extract<FloorChildInput, { kind: 'fetch' }>): P
   let first = await page(0, size);
   let next = 1;
   // The same pages as the sync: a first page over the sync's budget is divided (its rows are then
-  // pages 0 … n-1 at the new size) or asked again with the size that fits (engine.ts pageSizeWithin).
+  // pages 0 … n-1 at the new size) or asked again with the size that fits (sync/decisions.ts pageSizeWithin).
   const fitted = pageSizeWithin(size, first.rows, first.bodyLength);
   if (fitted !== size) {
     if (size % fitted === 0) next = size / fitted;

@@ -12,7 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { SUCCESS_MESSAGE, type Resource } from '../../shared/serviceRecords.ts';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
-import { pageSizeWithin } from '../../electron/main/sync/engine.ts';
+import { pageSizeWithin } from '../../electron/main/sync/decisions.ts';
 
 /** Repository root. */
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -375,7 +375,7 @@ export interface SampleApiProcess {
 
 /**
  * Rows per request the sync asks for `resource` from the sample API: the profile's `pageSize`,
- * divided when a page is over the sync's character budget (sync/engine.ts `pageSizeWithin`),
+ * divided when a page is over the sync's character budget (sync/decisions.ts `pageSizeWithin`),
  * judged as the sync does from the body of the first page.
  * @param dataset rows and seed of the sample API
  * @param pageSize the profile's rows per request

@@ -8,7 +8,7 @@
 import type { ErrorCode } from '../../../shared/errors.ts';
 import { createApiClient, type ParsedRecord } from '../api/client.ts';
 import type { StagedRecord } from '../cache/ingest.ts';
-import type { PageSource } from './engine.ts';
+import type { PageSource } from './pageSource.ts';
 
 /** Options of {@link createHttpPageSource}. */
 export interface HttpPageSourceOptions {

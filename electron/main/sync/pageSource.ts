@@ -1,0 +1,29 @@
+/**
+ * What the sync engine reads from: pages of a resource's listing (service-api.md §4.1, §4.2). The
+ * app's source is the HTTP API client (httpSource.ts); tests wrap it to play other services.
+ */
+import type { StagedRecord } from '../cache/ingest.ts';
+import type { Resource } from '../../../shared/serviceRecords.ts';
+
+/** One page as the engine needs it. */
+export interface FetchedPage {
+  count: number;
+  records: StagedRecord[];
+  /**
+   * Characters of the page's response body, when the source knows them: the sync then keeps its
+   * pages within a character budget (decisions.ts `pageSizeWithin`).
+   */
+  bodyLength?: number;
+}
+
+/** Where pages come from (the API client in the app; anything in tests). */
+export interface PageSource {
+  /**
+   * Fetches one page. Must reject with a LetterdeskError (AUTH_REJECTED on 401/403, other codes
+   * after its own retries) and honour `signal` promptly (CANCELLED).
+   * @param page the page number the service is asked for (the engine adds 1 for a service that
+   *   counts from 1)
+   * @param pageSize rows asked
+   */
+  fetchPage(resource: Resource, page: number, pageSize: number, signal: AbortSignal): Promise<FetchedPage>;
+}
