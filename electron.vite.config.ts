@@ -27,10 +27,10 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(root, 'electron/main/index.ts'),
-          // The cache and the sync run in worker threads; each is its own entry, found next to the
-          // importing module (electron/main/cache/client.ts, electron/main/sync/controller.ts).
+          // The database worker thread and the sync process are entries of their own, found next
+          // to the module that starts them (electron/main/cache/client.ts, electron/main/sync/controller.ts).
           dbWorker: resolve(root, 'electron/main/cache/worker.ts'),
-          syncWorker: resolve(root, 'electron/main/sync/worker.ts'),
+          syncProcess: resolve(root, 'electron/main/sync/processEntry.ts'),
           sampleApiWorker: resolve(root, 'electron/main/sampleApi/worker.ts'),
           cli: resolve(root, 'electron/main/cli/index.ts'),
         },

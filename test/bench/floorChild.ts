@@ -82,7 +82,7 @@ async function fetchFloor(input: Extract<FloorChildInput, { kind: 'fetch' }>): P
 
 function ingestFloor(input: Extract<FloorChildInput, { kind: 'ingest' }>): FloorChildResult {
   const db = openCache(input.cacheFile);
-  useBulkWriteSettings(db); // the sync connection's settings (sync/worker.ts)
+  useBulkWriteSettings(db); // the sync connection's settings (sync/processEntry.ts)
   const writer = new StageWriter(db);
   const dataset = createSampleDataset({ contacts: input.contacts, orders: input.orders, seed: input.seed });
   const count = input.resource === 'contacts' ? dataset.contactCount : dataset.orderCount;

@@ -264,7 +264,7 @@ async function runScale(contacts: number): Promise<void> {
           const floor = sections.has('sync') && !flag('--skip-floors') ? await floors(resources, api.baseUrl, contacts, orders, dir, round === 0) : null;
           // Every sync starts from an empty cache.
           for (const suffix of ['', '-wal', '-shm']) rmSync(cacheFile + suffix, { force: true });
-          const input: SyncChildInput = { cacheFile, dataDir, baseUrl: api.baseUrl, resources, pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'core', ...builtSyncWorker() };
+          const input: SyncChildInput = { cacheFile, dataDir, baseUrl: api.baseUrl, resources, pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'core', ...builtSyncProcess() };
           const { result, idleMaxDelayMs } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
           synced = result.runs.every((r) => r.outcome === 'succeeded');
           if (!synced) throw new Error(`sync outcome: ${result.runs.map((r) => `${r.resource} ${r.outcome} ${r.error?.code ?? ''}`).join(', ')}`);
@@ -321,7 +321,7 @@ async function runScale(contacts: number): Promise<void> {
         addMax(`${s}.sync.eventLoopDelay`, `${s}: main-thread event-loop delay during the sync (max)`, laggiest.result.maxEventLoopDelayMs, 50, 'ms', `${via}; p99 ${fmt(laggiest.result.p99EventLoopDelayMs)} ms; the largest at ${fmt(laggiest.result.worstDelay.atMs / 1000)} s (${laggiest.result.worstDelay.phase}); floor = an idle process at the same time${rounded ? `; the largest of ${done.length} rounds` : ''}`, laggiest.idleMaxDelayMs);
         const result = done.reduce((w, d) => ((d.result.peakRssBytes ?? 0) > (w.result.peakRssBytes ?? 0) ? d : w)).result;
         const both = result.mainRssMax.rss + result.rssMax.rss;
-        addMax(`${s}.sync.peakRss`, `${s}: peak RSS of the syncing process`, mb(result.peakRssBytes), 300, 'MB', `the issue's unit, 10^6 bytes: ${fmt(mib(result.peakRssBytes))} MiB${rounded ? ` (the largest of ${done.length} rounds)` : ''}; ${result.mode === 'engine' ? 'VmHWM of the process' : `the sync process (${result.syncWorker ?? 'from the sources'}) as it measured itself (ru_maxrss); sampled every 25 ms: largest anonymous ${fmt(mib(result.rssMax.anon))} MiB, file-backed (the node binary's code, libraries) ${fmt(mib(result.rssMax.file))} MiB, peak phase ${peakPhase(result.rssByPhase)}; the main process (core, database worker) meanwhile: ${fmt(mib(result.baseRssBytes))} MiB at rest before the sync, largest ${fmt(mib(result.mainRssMax.rss))} MiB (anonymous ${fmt(mib(result.mainRssMax.anon))}, file-backed ${fmt(mib(result.mainRssMax.file))}); the two processes together ${pssNote(result.appPssMax, both)}`}`);
+        addMax(`${s}.sync.peakRss`, `${s}: peak RSS of the syncing process`, mb(result.peakRssBytes), 300, 'MB', `the issue's unit, 10^6 bytes: ${fmt(mib(result.peakRssBytes))} MiB${rounded ? ` (the largest of ${done.length} rounds)` : ''}; ${result.mode === 'engine' ? 'VmHWM of the process' : `the sync process (${result.syncProcess ?? 'from the sources'}) as it measured itself (ru_maxrss); sampled every 25 ms: largest anonymous ${fmt(mib(result.rssMax.anon))} MiB, file-backed (the node binary's code, libraries) ${fmt(mib(result.rssMax.file))} MiB, peak phase ${peakPhase(result.rssByPhase)}; the main process (core, database worker) meanwhile: ${fmt(mib(result.baseRssBytes))} MiB at rest before the sync, largest ${fmt(mib(result.mainRssMax.rss))} MiB (anonymous ${fmt(mib(result.mainRssMax.anon))}, file-backed ${fmt(mib(result.mainRssMax.file))}); the two processes together ${pssNote(result.appPssMax, both)}`}`);
       } catch (error) {
         failed(`${s}.sync`, `${s}: full sync`, error);
       }
@@ -404,7 +404,7 @@ async function slowServer(): Promise<void> {
     const rates: Record<number, { e2e: number; fetch: number | null }> = {};
     const runs: Record<number, SyncChildResult> = {};
     for (const concurrency of [1, CONCURRENCY]) {
-      const input: SyncChildInput = { cacheFile: resolve(dir, `c${concurrency}.db`), baseUrl: api.baseUrl, resources: ['contacts'], pageSize, concurrency, mode: 'controller', ...builtSyncWorker() };
+      const input: SyncChildInput = { cacheFile: resolve(dir, `c${concurrency}.db`), baseUrl: api.baseUrl, resources: ['contacts'], pageSize, concurrency, mode: 'controller', ...builtSyncProcess() };
       const { result } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
       runs[concurrency] = result;
       const t = result.timings.contacts;
@@ -419,7 +419,7 @@ async function slowServer(): Promise<void> {
     const fast = await startSampleApiProcess({ contacts, orders: 0, seed: SEED, prerenderPageSize: pageSize });
     let fastMs: number | null = null;
     try {
-      const input: SyncChildInput = { cacheFile: resolve(dir, 'fast.db'), baseUrl: fast.baseUrl, resources: ['contacts'], pageSize, concurrency: CONCURRENCY, mode: 'controller', ...builtSyncWorker() };
+      const input: SyncChildInput = { cacheFile: resolve(dir, 'fast.db'), baseUrl: fast.baseUrl, resources: ['contacts'], pageSize, concurrency: CONCURRENCY, mode: 'controller', ...builtSyncProcess() };
       const { result } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
       fastMs = result.timings.contacts?.doneMs ?? null;
       log(`the same sync without the latency, ${CONCURRENCY} in flight: ${fmt(fastMs)} ms end to end`);
@@ -509,8 +509,8 @@ function buildWorker(): string | null {
 let builtWorker: string | null = null;
 
 /** The sync process's entry from the build ({@link buildWorker}), beside the database worker, if built. */
-function builtSyncWorker(): { syncWorker?: string } {
-  return builtWorker ? { syncWorker: resolve(dirname(builtWorker), 'syncWorker.js') } : {};
+function builtSyncProcess(): { syncProcess?: string } {
+  return builtWorker ? { syncProcess: resolve(dirname(builtWorker), 'syncProcess.js') } : {};
 }
 
 async function main(): Promise<void> {

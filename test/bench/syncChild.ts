@@ -24,7 +24,7 @@ import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/s
 import { createCore, type Core } from '../../electron/main/core.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
-import type { SyncProcessStats } from '../../electron/main/sync/worker.ts';
+import type { SyncProcessStats } from '../../electron/main/sync/process.ts';
 import { importOptional, peakRss, pssTotalSampler, report, rssSampler, type PssTotal, type RssParts } from './lib.ts';
 
 /** Input of the child. */
@@ -37,8 +37,8 @@ export interface SyncChildInput {
   mode: 'core' | 'controller' | 'engine';
   /** `core` mode: the data directory whose active profile owns `cacheFile`. */
   dataDir?: string;
-  /** The sync process's entry as the app ships it (`out/main/syncWorker.js`); default: the sources. */
-  syncWorker?: string;
+  /** The sync process's entry as the app ships it (`out/main/syncProcess.js`); default: the sources. */
+  syncProcess?: string;
 }
 
 /** Times of one resource, in ms since the sync started. */
@@ -91,7 +91,7 @@ export interface SyncChildResult {
    */
   appPssMax: PssTotal | null;
   /** The sync process's entry that ran (the build), or null: the sources. */
-  syncWorker: string | null;
+  syncProcess: string | null;
   progressEvents: number;
 }
 
@@ -105,7 +105,7 @@ type StartSync = (options: {
   concurrency?: number;
   signal: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
-  workerUrl?: URL;
+  processUrl?: URL;
   onProcessStart?: (pid: number) => void;
   onProcessEnd?: (stats: SyncProcessStats) => void;
 }) => Promise<SyncRun[]>;
@@ -134,12 +134,12 @@ async function main(): Promise<void> {
   const onProcessEnd = (stats: SyncProcessStats): void => {
     syncProcesses.push(stats);
   };
-  const workerUrl = input.syncWorker ? pathToFileURL(input.syncWorker) : undefined;
+  const processUrl = input.syncProcess ? pathToFileURL(input.syncProcess) : undefined;
   let call: ((name: string, payload: unknown) => Promise<unknown>) | null = null;
   if (input.mode === 'core') {
     core = createCore({
       dataDir: input.dataDir ?? '', version: 'bench', logFile: null, keychain: 'session-only', autoSyncAfterMinutes: 0,
-      onSyncProcessStart: onProcessStart, onSyncProcessEnd: onProcessEnd, ...(workerUrl ? { syncWorkerUrl: workerUrl } : {}),
+      onSyncProcessStart: onProcessStart, onSyncProcessEnd: onProcessEnd, ...(processUrl ? { syncProcessUrl: processUrl } : {}),
       platform: { showSaveDialog: async () => null, showItemInFolder: () => {}, openExternal: async () => {}, setProgress: () => {} },
       emit: (event, payload) => {
         if (event === 'syncProgress') progressSink?.(payload as SyncProgress);
@@ -210,7 +210,7 @@ async function main(): Promise<void> {
     runs = await startSync({
       cacheFile: input.cacheFile, baseUrl: input.baseUrl, tokens, accountId: null, pageSize: input.pageSize,
       resources: input.resources, concurrency: input.concurrency, signal: new AbortController().signal, onProgress,
-      onProcessStart, onProcessEnd, ...(workerUrl ? { workerUrl } : {}),
+      onProcessStart, onProcessEnd, ...(processUrl ? { processUrl } : {}),
     });
   } else {
     runs = await runSync(db, createHttpPageSource({ baseUrl: input.baseUrl, tokens }), {
@@ -245,7 +245,7 @@ async function main(): Promise<void> {
     mainRssMax,
     mainRssByPhase: mainRss.byLabel,
     appPssMax,
-    syncWorker: input.syncWorker ?? null,
+    syncProcess: input.syncProcess ?? null,
     progressEvents: events,
   };
   report(result);

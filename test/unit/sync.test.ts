@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../shared/serviceRecords.ts';
-import type { SyncProcessStats } from '../../electron/main/sync/worker.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { countContacts, getContact, getOrder, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
@@ -17,7 +16,7 @@ import type { StagedRecord } from '../../electron/main/cache/ingest.ts';
 import { LetterdeskError } from '../../shared/errors.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { acquireSyncLock, syncLockPath } from '../../electron/main/sync/lock.ts';
-import { nodeSyncProcessLauncher, type SyncProcessExit } from '../../electron/main/sync/process.ts';
+import { nodeSyncProcessLauncher, type SyncProcessExit, type SyncProcessStats } from '../../electron/main/sync/process.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 
 let dir: string;
@@ -148,7 +147,7 @@ describe('sync process launcher', () => {
   });
 
   it('runs the sync at a lower priority than the app: every thread of the sync process, not just its first', async () => {
-    const child = nodeSyncProcessLauncher(new URL('../../electron/main/sync/worker.ts', import.meta.url), []);
+    const child = nodeSyncProcessLauncher(new URL('../../electron/main/sync/processEntry.ts', import.meta.url), []);
     const pid = child.pid!;
     /** The nice value of each thread (Linux: field 19 of /proc/<pid>/task/<tid>/stat), else the process's. */
     const niceValues = (): number[] => {

@@ -1,7 +1,7 @@
 /**
- * Starting a sync from the main process (issue 4 "Sync"): starts the sync process (process.ts,
- * entry worker.ts), relays progress and request outcomes, forwards cancellation, and resolves with
- * the recorded runs.
+ * Starting a sync from the main process (DESIGN.md "Sync"): starts the sync process (process.ts,
+ * entry processEntry.ts), relays progress and request outcomes, forwards cancellation, and resolves
+ * with the recorded runs.
  */
 import { randomUUID } from 'node:crypto';
 import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
@@ -9,12 +9,14 @@ import { fromErrorPayload, LetterdeskError, type ErrorCode } from '../../../shar
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../log.ts';
 import { acquireSyncLock } from './lock.ts';
-import { heapLimitArgs, nodeSyncProcessLauncher, type SyncHeapLimit, type SyncProcessLauncher } from './process.ts';
-import type { SyncControlMessage, SyncProcessStats, SyncWorkerData, SyncWorkerMessage } from './worker.ts';
+import {
+  heapLimitArgs, nodeSyncProcessLauncher,
+  type SyncControlMessage, type SyncHeapLimit, type SyncProcessLauncher, type SyncProcessMessage, type SyncProcessStats, type SyncStartData,
+} from './process.ts';
 
 /** Options of {@link startSync}. */
 export interface StartSyncOptions {
-  /** The profile's cache file (already created/migrated by the query worker). */
+  /** The profile's cache file (already created/migrated by the database worker). */
   cacheFile: string;
   /** Ends in `/api/v1`. */
   baseUrl: string;
@@ -40,9 +42,9 @@ export interface StartSyncOptions {
   /** Every request's outcome ('ok' or an error code), for connectivity. */
   onOutcome?: (outcome: 'ok' | ErrorCode) => void;
   signal?: AbortSignal;
-  /** Override of the worker script location. */
-  workerUrl?: URL;
-  /** Override of {@link SYNC_WORKER_HEAP_LIMITS} (tests). */
+  /** Override of the sync process's entry script. @default {@link defaultSyncProcessUrl} */
+  processUrl?: URL;
+  /** Override of {@link SYNC_PROCESS_HEAP_LIMITS} (tests). */
   heapLimits?: readonly (SyncHeapLimit | undefined)[];
   /** How the sync process is started. @default {@link nodeSyncProcessLauncher} (the app passes Electron's) */
   launcher?: SyncProcessLauncher;
@@ -52,36 +54,31 @@ export interface StartSyncOptions {
   onProcessEnd?: (stats: SyncProcessStats) => void;
 }
 
-/** Where the sync process's entry is (`.ts` source, or `syncWorker.js` beside the built main bundle). */
-export function defaultSyncWorkerUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./syncWorker.js', import.meta.url);
+/** Where the sync process's entry is (`processEntry.ts` from sources, `syncProcess.js` beside the built main bundle). */
+export function defaultSyncProcessUrl(): URL {
+  return import.meta.url.endsWith('.ts') ? new URL('./processEntry.ts', import.meta.url) : new URL('./syncProcess.js', import.meta.url);
 }
 
 /**
- * Heap limits of the sync process's JavaScript heap, one per attempt (issue 8, peak RSS of the syncing
- * process ≤ 300 MB; the young generation is passed as its semi-space, process.ts `heapLimitArgs`).
- * Parsing pages makes garbage fast, and without a limit V8 lets the heap grow to hundreds of MB
- * before it collects (a sync of 30,000 orders in the sync process: 355–380 MiB). Measured in the
- * sync process (24 Nov, late evening; 30,000 orders, 250 a page, three runs each): 48/8 MiB
- * old/young 5.4–5.7 s, 164–168 MiB; 64/16 5.1–5.4 s, 178–183 MiB; **96/32** 5.0–5.2 s, 197–217
- * MiB; no limit 4.95–5.0 s, 355–380 MiB. With 96/32 the sync of 1,000,000 contacts + 300,000
- * orders peaks at 251 MiB (48/8: 202 MiB) and reads 1M contacts 3 s faster. (When the sync ran in a
- * worker thread of the main process, before 24 Nov, late evening, the process also held the core
- * and the database worker, and the limit was 48/8 for a peak of 272–293 MiB.) A page too large
- * for a limit ends that process (V8: heap out of memory); the sync then goes on in a new process
- * with the next, larger limit (the last attempt has none), resuming from the pages already
- * written, so a limit can cost time but never a sync.
+ * Heap limits of the sync process, one per attempt (old/young generation in MiB; the young one is
+ * passed as its semi-space, process.ts `heapLimitArgs`). Parsing pages makes garbage fast, and
+ * without a limit V8 lets the heap grow to hundreds of MB before it collects; the first limit keeps
+ * the process's peak memory bounded at little cost in time (docs/benchmarks.md has the figures).
+ * A page too large for a limit ends that process (V8: heap out of memory); the sync then goes on
+ * in a new process with the next, larger limit (the last attempt has none), resuming from the
+ * pages already written, so a limit can cost time but never a sync.
  */
-export const SYNC_WORKER_HEAP_LIMITS: readonly (SyncHeapLimit | undefined)[] = [
+export const SYNC_PROCESS_HEAP_LIMITS: readonly (SyncHeapLimit | undefined)[] = [
   { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 },
   { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 },
   undefined,
 ];
 
 /**
- * Runs a sync of `resources` in a sync process (process.ts, worker.ts), again in a new process with
- * a larger heap limit if the process ends without a result — out of memory, or killed — see
- * {@link SYNC_WORKER_HEAP_LIMITS}; each new process resumes from the pages already written.
+ * Runs a sync of `resources` in a sync process (process.ts, processEntry.ts), again in a new
+ * process with a larger heap limit if the process ends without a result — out of memory, or
+ * killed — see {@link SYNC_PROCESS_HEAP_LIMITS}; each new process resumes from the pages already
+ * written.
  * @returns one SyncRun per resource attempted; a 401/403 gives a run with outcome `failed` and
  *   error code AUTH_REJECTED (and stops the remaining resources); a cancel gives `cancelled`
  * @throws LetterdeskError BUSY when another process is syncing the same cache file (lock.ts); when
@@ -101,7 +98,7 @@ export async function startSync(options: StartSyncOptions): Promise<SyncRun[]> {
 async function syncWithRetries(options: StartSyncOptions): Promise<SyncRun[]> {
   const runId = options.runId ?? randomUUID();
   const runs: SyncRun[] = [];
-  const limits = options.heapLimits ?? SYNC_WORKER_HEAP_LIMITS;
+  const limits = options.heapLimits ?? SYNC_PROCESS_HEAP_LIMITS;
   for (let attempt = 0; ; attempt++) {
     const ended = new Set(runs.map((r) => r.resource));
     const resources = options.resources.filter((r) => !ended.has(r));
@@ -143,7 +140,7 @@ function logFileOfThisProcess(): string | null {
 
 /** One sync process: resolves when it posted `done`, rejects on its error or exit. */
 function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: SyncHeapLimit | undefined, onRun: (run: SyncRun) => void): Promise<void> {
-  const data: SyncWorkerData = {
+  const data: SyncStartData = {
     cacheFile: options.cacheFile,
     baseUrl: options.baseUrl,
     tokens: { accessToken: options.tokens.accessToken, refreshToken: options.tokens.refreshToken ?? null },
@@ -156,7 +153,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     logFile: logFileOfThisProcess(),
   };
   const launch = options.launcher ?? nodeSyncProcessLauncher;
-  const child = launch(options.workerUrl ?? defaultSyncWorkerUrl(), heapLimitArgs(heapLimit));
+  const child = launch(options.processUrl ?? defaultSyncProcessUrl(), heapLimitArgs(heapLimit));
   if (child.pid !== undefined) options.onProcessStart?.(child.pid);
   return new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -177,7 +174,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
       options.onProcessEnd?.(stats);
     };
     child.onMessage((message) => {
-      const msg = message as SyncWorkerMessage;
+      const msg = message as SyncProcessMessage;
       if (msg.type === 'progress') options.onProgress?.(msg.value);
       else if (msg.type === 'outcome') options.onOutcome?.(msg.value);
       else if (msg.type === 'run') onRun(msg.run);

@@ -1,20 +1,61 @@
 /**
- * The operating-system process a sync runs in (issue 8, sync memory; issue 4 "Sync"). The sync is
- * the one job that holds megabytes of JSON per page for minutes; in a process of its own its peak
- * memory is its own (not added to the window's, the query worker's and the main thread's), a heap
- * limit applies to it alone, and everything it allocated goes back to the system when it exits —
- * freed memory in a long-lived process mostly stays in the allocator's arenas.
+ * The operating-system process a sync runs in (DESIGN.md "Sync"), and the protocol between it and
+ * the controller (controller.ts); its entry is processEntry.ts. The sync is the one job that holds
+ * megabytes of JSON per page for minutes; in a process of its own its peak memory is its own (not
+ * added to the window's, the database worker's and the main thread's), a heap limit applies to it
+ * alone, and everything it allocated goes back to the system when it exits — freed memory in a
+ * long-lived process mostly stays in the allocator's arenas.
  *
  * Two launchers, one protocol (structured-clone messages both ways):
  * - {@link nodeSyncProcessLauncher}: `child_process.fork` with an IPC channel ('advanced'
  *   serialisation). Used by the CLI, the tests and the benchmark, and the default.
- * - the Electron app passes its own launcher (electron/main/index.ts: Electron's `utilityProcess`,
+ * - the Electron app passes its own launcher (app/syncProcess.ts: Electron's `utilityProcess`,
  *   the process type Electron provides for this; `child_process.fork` of the Electron binary is
  *   not meant for that).
  */
 import { fork } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
+import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
+import type { ErrorCode, ErrorPayload } from '../../../shared/errors.ts';
+import type { Resource } from '../../../shared/serviceRecords.ts';
+
+/** What the `start` message holds. */
+export interface SyncStartData {
+  cacheFile: string;
+  baseUrl: string;
+  tokens: { accessToken: string; refreshToken: string | null };
+  accountId: string | null;
+  pageSize: number;
+  concurrency: number;
+  resources: Resource[];
+  runId: string;
+  profileId: string;
+  /** The file the starting process logs to (the app's main.log, the CLI's cli.log), or null for the default. */
+  logFile: string | null;
+}
+
+/** Messages from the controller to the sync process. */
+export type SyncControlMessage = { type: 'start'; data: SyncStartData } | { type: 'cancel' };
+
+/** What the sync process used, measured by itself at the end (`process.resourceUsage()`). */
+export interface SyncProcessStats {
+  /** Peak resident set size of the sync process, bytes (the OS's `ru_maxrss`). */
+  maxRssBytes: number;
+  /** CPU time of the process (user + system, all threads), ms. */
+  cpuMs: number;
+  /** The JavaScript heap limit the process runs with, bytes (shows whether its heap limit applied). */
+  heapLimitBytes: number;
+}
+
+/** Messages from the sync process to the controller. */
+export type SyncProcessMessage =
+  | { type: 'progress'; value: SyncProgress }
+  | { type: 'outcome'; value: 'ok' | ErrorCode }
+  /** One resource's run has ended (posted before the next resource starts). */
+  | { type: 'run'; run: SyncRun }
+  | { type: 'done'; runs: SyncRun[]; stats: SyncProcessStats }
+  | { type: 'error'; error: ErrorPayload; stats: SyncProcessStats };
 
 /** V8 heap limits of a sync process, in MiB (undefined = V8's defaults). */
 export interface SyncHeapLimit {
@@ -54,7 +95,7 @@ export interface SyncProcess {
 
 /**
  * Starts `script` as a sync process.
- * @param script the entry (`worker.ts` from sources, `syncWorker.js` beside the built main bundle)
+ * @param script the entry (`processEntry.ts` from sources, `syncProcess.js` beside the built main bundle)
  * @param execArgv runtime flags for the new process (the heap limit, see {@link heapLimitArgs})
  */
 export type SyncProcessLauncher = (script: URL, execArgv: string[]) => SyncProcess;

@@ -1,8 +1,8 @@
 /**
- * The sync process (process.ts): its own connection to the cache, the network, parsing and writes,
- * all outside the main process (the query worker keeps serving the last published snapshot
- * meanwhile; WAL). A thin shell around {@link runSync}; started by controller.ts, which sends one
- * `start` message with {@link SyncWorkerData} and may send `cancel`.
+ * The entry of the sync process (process.ts): its own connection to the cache, the network,
+ * parsing and writes, all outside the main process (the database worker keeps serving the last
+ * published snapshot meanwhile; WAL). A thin shell around {@link runSync}; started by
+ * controller.ts, which sends one `start` message with {@link SyncStartData} and may send `cancel`.
  *
  * Runs under Electron's utility process (`process.parentPort`) or as a Node child with an IPC
  * channel (`process.send`). Before its last message ('done' or 'error') it has closed the cache,
@@ -11,54 +11,16 @@
 import { readdirSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
-import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
-import { toErrorPayload, type ErrorCode, type ErrorPayload } from '../../../shared/errors.ts';
-import type { Resource } from '../../../shared/serviceRecords.ts';
+import { toErrorPayload } from '../../../shared/errors.ts';
 import { openCache, useBulkWriteSettings } from '../cache/db.ts';
 import { logger } from '../log.ts';
 import { runSync } from './engine.ts';
 import { createHttpPageSource } from './httpSource.ts';
-
-/** What the `start` message holds. */
-export interface SyncWorkerData {
-  cacheFile: string;
-  baseUrl: string;
-  tokens: { accessToken: string; refreshToken: string | null };
-  accountId: string | null;
-  pageSize: number;
-  concurrency: number;
-  resources: Resource[];
-  runId: string;
-  profileId: string;
-  /** The file the starting process logs to (the app's main.log, the CLI's cli.log), or null for the default. */
-  logFile: string | null;
-}
-
-/** Messages from the controller. */
-export type SyncControlMessage = { type: 'start'; data: SyncWorkerData } | { type: 'cancel' };
-
-/** What the sync process used, measured by itself at the end (`process.resourceUsage()`). */
-export interface SyncProcessStats {
-  /** Peak resident set size of the sync process, bytes (the OS's `ru_maxrss`). */
-  maxRssBytes: number;
-  /** CPU time of the process (user + system, all threads), ms. */
-  cpuMs: number;
-  /** The JavaScript heap limit the process runs with, bytes (shows whether its heap limit applied). */
-  heapLimitBytes: number;
-}
-
-/** Messages to the controller. */
-export type SyncWorkerMessage =
-  | { type: 'progress'; value: SyncProgress }
-  | { type: 'outcome'; value: 'ok' | ErrorCode }
-  /** One resource's run has ended (posted before the next resource starts). */
-  | { type: 'run'; run: SyncRun }
-  | { type: 'done'; runs: SyncRun[]; stats: SyncProcessStats }
-  | { type: 'error'; error: ErrorPayload; stats: SyncProcessStats };
+import type { SyncControlMessage, SyncProcessMessage, SyncProcessStats, SyncStartData } from './process.ts';
 
 /** The channel to the controller, whichever runtime started this process. */
 interface ParentChannel {
-  post(message: SyncWorkerMessage): void;
+  post(message: SyncProcessMessage): void;
   onMessage(listener: (message: SyncControlMessage) => void): void;
 }
 
@@ -85,12 +47,12 @@ function stats(): SyncProcessStats {
   return { maxRssBytes: usage.maxRSS * 1024, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, heapLimitBytes: getHeapStatistics().heap_size_limit };
 }
 
-async function run(data: SyncWorkerData, signal: AbortSignal, post: (m: SyncWorkerMessage) => void): Promise<SyncWorkerMessage> {
+async function run(data: SyncStartData, signal: AbortSignal, post: (m: SyncProcessMessage) => void): Promise<SyncProcessMessage> {
   let db: ReturnType<typeof openCache> | null = null;
   try {
     db = openCache(data.cacheFile, { skipCheck: true });
-    // This connection stages and rebuilds the whole resource: bounded memory (issue 8, peak RSS
-    // of the syncing process ≤ 300 MB) and few checkpoints (see db.ts).
+    // This connection stages and rebuilds the whole resource: bounded memory and few checkpoints
+    // (see db.ts).
     useBulkWriteSettings(db);
     const source = createHttpPageSource({
       baseUrl: data.baseUrl,
