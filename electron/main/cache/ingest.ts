@@ -1,5 +1,5 @@
 /**
- * Writing pages of service records into the staging tables (issue 4 "Sync"). Records are mapped to
+ * Writing pages of service records into the staging tables (DESIGN.md "Sync"). Records are mapped to
  * the columns of docs/cache-schema.md; the raw JSON is kept whole. Invalid records (the API client
  * reports them with a reason) are kept too, with their columns filled as far as the raw JSON allows.
  */

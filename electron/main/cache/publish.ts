@@ -1,5 +1,5 @@
 /**
- * Turning the staging tables into the visible snapshot (issue 4 "Sync"): build `<table>_next`
+ * Turning the staging tables into the visible snapshot (DESIGN.md "Sync"): build `<table>_next`
  * tables from staging in bulk (rows in default order, sort positions, labels, search index built
  * once), then publish them with one short transaction of renames. Readers (other connections, WAL)
  * keep seeing the previous snapshot until that transaction commits, and a crash at any point leaves
@@ -97,9 +97,9 @@ function positionsSelect(positions: Record<string, string>): { names: string; ex
  * the copy then walks that table in rowid order, so no wide sort happens at all.
  */
 function insertWithPositions(db: Database.Database, stage: string, target: string, cols: string, defaultOrder: string, pos: { names: string; exprs: string }): void {
-  // SQLite sizes each sorter by the page cache, and the window sorts run at once: with the sync's
-  // 4 MiB cache they held +42 MiB, the peak of a 1M-contact sync (issue 8, ≤ 300 MB); with 1 MiB
-  // +9 MiB, in the same time at 100k (the runs spill to temp files either way).
+  // SQLite sizes each sorter by the page cache, and the window sorts run at once: a smaller cache
+  // for this one statement keeps the sync's peak memory down at no cost in time (the sorts spill
+  // to temp files either way).
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma('cache_size = -1024');
   try {
@@ -152,16 +152,16 @@ export function contactPhoneSearchSql(c: string): string {
 const FTS_DEFAULT_HASH_SIZE = 1024 * 1024;
 /**
  * The buffer while the search index is filled in bulk: each time the buffer is full FTS5 writes a
- * segment, and fewer, larger segments mean less merging. 1,000,000 contacts: insert 15.5 s → 12.9 s
- * (+5 MiB peak; 8 MiB: 12.2 s, +12 MiB, too close to the sync's 300 MB target).
+ * segment, and fewer, larger segments mean less merging. Larger buffers are faster still but cost
+ * the sync process memory it has not got to spare.
  */
 const FTS_BULK_HASH_SIZE = 4 * 1024 * 1024;
 
 /**
  * Fills the search index `fts` with `insert`, then merges it into one segment ('optimize').
  * During the bulk insert FTS5's automatic merging is off: it would merge segments that
- * 'optimize' merges again anyway (100k contacts: insert + optimize 4.1–5.5 s → 2.7–3.6 s; the
- * index after 'optimize' is the same single segment), and its pending-data buffer is
+ * 'optimize' merges again anyway (the index after 'optimize' is the same single segment, built
+ * in less time), and its pending-data buffer is
  * {@link FTS_BULK_HASH_SIZE}. Afterwards both are back at FTS5's defaults (automerge 4, 1 MiB),
  * for any later writer.
  */
