@@ -19,12 +19,11 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { exportRequestSchema, type ExportKind, type ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
-import { processAlive } from '../pids.ts';
+import { describeIssues } from '../../../shared/zodIssues.ts';
+import { processAlive } from '../lockFiles.ts';
 import { contactViewSql, orderViewSql, type ViewSql } from '../cache/views.ts';
-import { describeIssues } from '../ipc/dispatch.ts';
 import { logger } from '../log.ts';
-import { cacheFileSet, profilesFilePath } from '../paths.ts';
-import { syncLockPath } from '../sync/lock.ts';
+import { cacheFileSet, profilesFilePath, syncLockPath } from '../paths.ts';
 import { resolveColumns, type ExportColumnDef } from './columns.ts';
 import { CsvFileWriter, type CsvValue } from './csv.ts';
 
