@@ -32,7 +32,7 @@ export interface CacheWorkerData {
 }
 
 interface ExportModule {
-  runExport(db: Database.Database, request: unknown, path: string, onProgress: (p: unknown) => void, signal: AbortSignal): Promise<unknown> | unknown;
+  runExport(db: Database.Database, request: unknown, path: string, options: { onProgress: (p: unknown) => void; signal: AbortSignal }): Promise<unknown>;
 }
 
 let exportModule: Promise<ExportModule> | null = null;
@@ -87,7 +87,7 @@ if (port) {
         running.set(msg.id, abort);
         try {
           const mod = await loadExportModule();
-          const value = await mod.runExport(db, msg.request, msg.path, (p) => reply({ id: msg.id, type: 'progress', value: p }), abort.signal);
+          const value = await mod.runExport(db, msg.request, msg.path, { onProgress: (p) => reply({ id: msg.id, type: 'progress', value: p }), signal: abort.signal });
           reply({ id: msg.id, type: 'result', ok: true, value });
         } finally {
           running.delete(msg.id);
