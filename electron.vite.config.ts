@@ -29,7 +29,7 @@ export default defineConfig({
           index: resolve(root, 'electron/main/index.ts'),
           // The cache and the sync run in worker threads; each is its own entry, found next to the
           // importing module (electron/main/cache/client.ts, electron/main/sync/controller.ts).
-          dbWorker: resolve(root, 'electron/main/cache/worker.ts'),
+          dbWorker: resolve(root, 'electron/main/dbWorker.ts'),
           syncWorker: resolve(root, 'electron/main/sync/worker.ts'),
           sampleApiWorker: resolve(root, 'electron/main/sampleApi/worker.ts'),
           cli: resolve(root, 'electron/main/cli/index.ts'),

@@ -11,8 +11,9 @@
  *     when complete (atomicFile.ts); on any failure or cancel nothing appears (or changes) under the
  *     chosen name.
  *
- * The request is taken as valid; run.ts `runExport` checks it first. Nothing here loads zod or the
- * logger up front.
+ * In the app this runs as the database worker's `exportCsv` job ({@link exportCsvJob}), whose
+ * request the IPC contract validated; run.ts `runExport` validates a request from anywhere else.
+ * Nothing here loads zod or the logger up front: the worker imports this module when it starts.
  */
 import type Database from 'better-sqlite3';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { openExportRows, type ExportRows } from '../cache/exportRows.ts';
+import type { CacheJobs, ExportProgressValue } from '../cache/methods.ts';
 import { cacheFileSet, profilesFilePath, syncLockPath } from '../paths.ts';
 import { createAtomicFile, fileError, removeStaleTempFiles, type AtomicFile } from './atomicFile.ts';
 import { CsvFileWriter, type CsvValue } from './csv.ts';
@@ -30,10 +32,7 @@ function log(level: 'info' | 'warn', ...args: unknown[]): void {
 }
 
 /** Progress of a running export. */
-export interface ExportRunProgress {
-  rowsDone: number;
-  rowsTotal: number;
-}
+export type ExportRunProgress = ExportProgressValue;
 
 /** Options of {@link writeExport} (and run.ts `runExport`). */
 export interface RunExportOptions {
@@ -208,3 +207,6 @@ async function writeRows(writer: CsvFileWriter, rows: ExportRows, options: RunEx
   if (signal?.aborted) throw cancelled();
   return rowsDone;
 }
+
+/** The database worker's `exportCsv` job: {@link writeExport} on the worker's connection. */
+export const exportCsvJob: CacheJobs['exportCsv'] = (db, { request, path }, { signal, onProgress }) => writeExport(db, request, path, { signal, onProgress });
