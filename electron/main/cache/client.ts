@@ -2,8 +2,8 @@
  * The async main-side client of the database worker. The Electron main thread and the handlers
  * talk to the cache only through this, so no query ever blocks the main event loop for longer than
  * a page read. Its read methods are derived from the worker's method table (methods.ts
- * `CACHE_METHODS`, protocol.ts `methodClientBase`); its jobs (an export) report progress and can
- * be cancelled.
+ * `CACHE_METHODS`, protocol.ts `methodClientBase`); its jobs (an export, the records of a view)
+ * report progress and can be cancelled.
  *
  * A worker thread takes tens of milliseconds to start, so while it does, page-sized reads of a
  * cleanly closed, current cache are answered on the calling thread by a read-only startup reader
@@ -13,6 +13,7 @@ import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import type { ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, fromErrorPayload } from '../../../shared/errors.ts';
+import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import { openStartupReader } from './db.ts';
 import { CACHE_METHODS, STARTUP_READ_METHODS, type CacheJobs, type CacheMethodName, type CacheMethods, type ExportProgressValue } from './methods.ts';
 import { methodClientBase, type HostRequest, type HostResponse, type HostWorkerData, type JobArgs, type JobOptions, type JobProgress, type JobResult, type MethodArgs, type MethodResult } from './protocol.ts';
@@ -41,7 +42,7 @@ interface Pending {
  * Async access to one cache file through its own worker thread: one method per entry of
  * `CACHE_METHODS` (`queryContacts(query, window)`, `countContacts(query)`, `contactFacets(query)`,
  * `getContact(id)`, the same for orders, `resourceStates()`, `syncHistory(limit)`), the jobs
- * ({@link CacheClient.exportCsv}, or any job by {@link CacheClient.runJob}),
+ * ({@link CacheClient.exportCsv}, {@link CacheClient.records}, or any job by {@link CacheClient.runJob}),
  * and {@link CacheClient.close}.
  */
 export class CacheClient extends methodClientBase(CACHE_METHODS) {
@@ -222,6 +223,19 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
    */
   exportCsv(request: ExportRequest, path: string, options: { signal?: AbortSignal; onProgress?: (p: ExportProgressValue) => void } = {}): Promise<{ rows: number }> {
     return this.runJob('exportCsv', { request, path }, options);
+  }
+
+  /**
+   * Reads the raw JSON of the records of a view (exactly as the service sent them), in view order,
+   * at most `limit`, as chunks of about 1 MiB of JSON text (the `records` job, records.ts).
+   * @param onChunk receives each chunk (JSON texts of records) in order, all before the promise
+   *   resolves; while it has not taken a few chunks the worker waits
+   * @returns the number of records read
+   * @throws LetterdeskError VALIDATION (kind, limit), CANCELLED (signal aborted; chunks already
+   *   delivered stay delivered)
+   */
+  records(kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number, onChunk: (raws: string[]) => void, options: { signal?: AbortSignal } = {}): Promise<{ rows: number }> {
+    return this.runJob('records', { kind, query, limit }, { ...options, onProgress: onChunk });
   }
 
   /**

@@ -4,6 +4,7 @@
  * entry, which `satisfies` {@link CacheJobs}). Adding a query is one entry in {@link CACHE_METHODS}.
  */
 import type { ExportRequest } from '../../../shared/contract.ts';
+import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import type { Job, MethodTable } from './protocol.ts';
 import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates, syncHistory } from './queries.ts';
 
@@ -40,6 +41,15 @@ export interface ExportProgressValue {
   rowsTotal: number;
 }
 
+/** Arguments of the `records` job. */
+export interface RecordsArgs {
+  kind: 'contacts' | 'orders';
+  /** The view (search, filters, sort) whose records are read, in its order. */
+  query: ContactQuery | OrderQuery;
+  /** Most records to read (a whole number ≥ 0). */
+  limit: number;
+}
+
 /**
  * The jobs of the database worker. The cache declares them so that the client is typed; the
  * worker entry registers an implementation of each (`satisfies CacheJobs`).
@@ -47,4 +57,6 @@ export interface ExportProgressValue {
 export type CacheJobs = {
   /** A CSV file of a view at `path`, written atomically; progress in rows (export/run.ts). */
   exportCsv: Job<{ request: ExportRequest; path: string }, ExportProgressValue, { rows: number }>;
+  /** The raw JSON of a view's records in view order; each progress value is a chunk of them (records.ts). */
+  records: Job<RecordsArgs, string[], { rows: number }>;
 };
