@@ -29,7 +29,7 @@ export default defineConfig({
           index: resolve(root, 'electron/main/index.ts'),
           // The database worker thread and the sync process are entries of their own, found next
           // to the module that starts them (electron/main/cache/client.ts, electron/main/sync/controller.ts).
-          dbWorker: resolve(root, 'electron/main/cache/worker.ts'),
+          dbWorker: resolve(root, 'electron/main/dbWorker.ts'),
           syncProcess: resolve(root, 'electron/main/sync/processEntry.ts'),
           sampleApiWorker: resolve(root, 'electron/main/sampleApi/worker.ts'),
           cli: resolve(root, 'electron/main/cli/index.ts'),

@@ -97,6 +97,15 @@ export function cacheFileSet(file: string): string[] {
   return [`${file}-wal`, `${file}-shm`, `${file}-journal`, `${file}${SESSION_MARKER_SUFFIX}`, file];
 }
 
+/**
+ * The sync lock of the cache file `file`: `<file>.sync-lock`, held by the process that syncs it
+ * (sync/lock.ts). It sits beside the cache but is not part of {@link cacheFileSet}: clearing a cache
+ * happens while holding it.
+ */
+export function syncLockPath(file: string): string {
+  return `${file}.sync-lock`;
+}
+
 /** The profiles file (no secrets): `<dataDir>/profiles.json`. */
 export function profilesFilePath(dataDir: string): string {
   return path.join(dataDir, 'profiles.json');

@@ -40,7 +40,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { ExportRequest } from '../../shared/contract.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
-import { exportSql } from '../../electron/main/export/run.ts';
+import { exportSql } from '../../electron/main/cache/exportRows.ts';
 import { cacheFilePath } from '../../electron/main/paths.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 import type { FloorChildInput, FloorChildResult } from './floorChild.ts';

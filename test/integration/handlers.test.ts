@@ -14,8 +14,7 @@ import { createCore, type Core, type PlatformServices } from '../../electron/mai
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
-import { cacheFilePath } from '../../electron/main/paths.ts';
-import { syncLockPath } from '../../electron/main/sync/lock.ts';
+import { cacheFilePath, syncLockPath } from '../../electron/main/paths.ts';
 
 interface Recorded {
   /** Every event, with whether the core said a sync was running when it was emitted. */

@@ -264,7 +264,7 @@ describe('CacheClient (worker thread)', () => {
       const out = await client.exportCsv({ kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } }, join(dir, 'x.csv'), {
         onProgress: (p) => progress.push(p.rowsDone),
       });
-      expect(out.rows).toBe(3000); // routed to export/run.ts inside the worker
+      expect(out.rows).toBe(3000); // the exportCsv job the worker entry registers
     } finally {
       await client.close();
     }

@@ -20,7 +20,9 @@ import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { exportColumns, LABEL_SEPARATOR } from '../../electron/main/export/columns.ts';
 import { CSV_DELIMITERS, startsLikeFormula } from '../../electron/main/export/csv.ts';
-import { defaultExportFileName, runExport, validateExportPath, TEMP_SUFFIX } from '../../electron/main/export/run.ts';
+import { TEMP_SUFFIX } from '../../electron/main/export/atomicFile.ts';
+import { defaultExportFileName, runExport } from '../../electron/main/export/run.ts';
+import { validateExportPath } from '../../electron/main/export/write.ts';
 
 const CHILD = join(import.meta.dirname, 'fixtures', 'exportChild.ts');
 
@@ -321,9 +323,10 @@ describe('failures and cancel leave no file', () => {
     expect(leftovers(folder)).toEqual([]);
   });
 
-  it('accepts the worker call form and rejects malformed requests', async () => {
+  it('reports progress up to the rows written and rejects malformed requests', async () => {
     const seen: number[] = [];
-    const { rows } = await runExport(db, request(['id']), join(dir, 'worker-form.csv'), (p) => seen.push(p.rowsDone));
+    const { rows } = await runExport(db, request(['id']), join(dir, 'progress.csv'), { onProgress: (p) => seen.push(p.rowsDone) });
+    expect(seen[0]).toBe(0);
     expect(seen.at(-1)).toBe(rows);
     await expect(runExport(db, { kind: 'people' }, join(dir, 'bad.csv'))).rejects.toMatchObject({ code: 'VALIDATION' });
     expect(existsSync(join(dir, 'bad.csv'))).toBe(false);

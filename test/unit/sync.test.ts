@@ -15,7 +15,8 @@ import type { PageSource } from '../../electron/main/sync/pageSource.ts';
 import type { StagedRecord } from '../../electron/main/cache/ingest.ts';
 import { LetterdeskError } from '../../shared/errors.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
-import { acquireSyncLock, syncLockPath } from '../../electron/main/sync/lock.ts';
+import { acquireSyncLock } from '../../electron/main/sync/lock.ts';
+import { syncLockPath } from '../../electron/main/paths.ts';
 import { nodeSyncProcessLauncher, type SyncProcessExit, type SyncProcessStats } from '../../electron/main/sync/process.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 

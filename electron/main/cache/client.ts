@@ -1,26 +1,35 @@
 /**
- * The async main-side client of the database worker (worker.ts). The Electron main thread and the
- * handlers talk to the cache only through this, so no query ever blocks the main event loop for
- * longer than a page read: while the worker starts (40–60 ms for a worker thread here), page-sized
- * reads of a cleanly closed, current cache are answered on the calling thread by a read-only
- * startup reader (db.ts `openStartupReader`, a few ms at 1M rows), so the first page does not wait
- * for the thread (issue 8, cold open). Everything else waits for the worker.
+ * The async main-side client of the database worker. The Electron main thread and the handlers
+ * talk to the cache only through this, so no query ever blocks the main event loop for longer than
+ * a page read. Its read methods are derived from the worker's method table (methods.ts
+ * `CACHE_METHODS`, protocol.ts `methodClientBase`); its jobs (an export, the records of a view)
+ * report progress and can be cancelled.
+ *
+ * A worker thread takes tens of milliseconds to start, so while it does, page-sized reads of a
+ * cleanly closed, current cache are answered on the calling thread by a read-only startup reader
+ * (db.ts `openStartupReader`); everything else waits for the worker.
  */
 import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
-import type { ContactDetail, ExportRequest, OrderDetail, ResourceState, SyncRun } from '../../../shared/contract.ts';
+import type { ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, fromErrorPayload } from '../../../shared/errors.ts';
-import type { ContactFacets, ContactQuery, ContactRow, OrderFacets, OrderQuery, OrderRow, RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
-import type { Resource } from '../../../shared/serviceRecords.ts';
+import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import { openStartupReader } from './db.ts';
-import { QUERY_METHODS, STARTUP_READ_METHODS, type QueryMethod } from './queries.ts';
-import type { WorkerRequest, WorkerResponse } from './worker.ts';
+import { CACHE_METHODS, STARTUP_READ_METHODS, type CacheJobs, type CacheMethodName, type CacheMethods, type ExportProgressValue } from './methods.ts';
+import { methodClientBase, type HostRequest, type HostResponse, type HostWorkerData, type JobArgs, type JobOptions, type JobProgress, type JobResult, type MethodArgs, type MethodResult } from './protocol.ts';
 
-/** Where the worker script is: the `.ts` source next to this file, or `dbWorker.js` in the built app. */
+export type { ExportProgressValue } from './methods.ts';
+
+/**
+ * Where the worker entry is: `electron/main/dbWorker.ts` when running from the sources, or
+ * `dbWorker.js` next to the bundle's chunks in the built app.
+ */
 export function defaultWorkerUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('./worker.ts', import.meta.url) : new URL('./dbWorker.js', import.meta.url);
+  return import.meta.url.endsWith('.ts') ? new URL('../dbWorker.ts', import.meta.url) : new URL('./dbWorker.js', import.meta.url);
 }
 
+type Request = HostRequest<CacheMethods, CacheJobs>;
+type Response = HostResponse<CacheMethods, CacheJobs>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 interface Pending {
@@ -29,14 +38,14 @@ interface Pending {
   onProgress?: (value: unknown) => void;
 }
 
-/** Export progress as the export module reports it. */
-export interface ExportProgressValue {
-  rowsDone: number;
-  rowsTotal: number;
-}
-
-/** Async access to one cache file through its own worker thread. */
-export class CacheClient {
+/**
+ * Async access to one cache file through its own worker thread: one method per entry of
+ * `CACHE_METHODS` (`queryContacts(query, window)`, `countContacts(query)`, `contactFacets(query)`,
+ * `getContact(id)`, the same for orders, `resourceStates()`, `syncHistory(limit)`), the jobs
+ * ({@link CacheClient.exportCsv}, {@link CacheClient.records}, or any job by {@link CacheClient.runJob}),
+ * and {@link CacheClient.close}.
+ */
+export class CacheClient extends methodClientBase(CACHE_METHODS) {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -50,6 +59,7 @@ export class CacheClient {
   private markStarted: () => void = () => {};
 
   private constructor(worker: Worker) {
+    super();
     this.worker = worker;
     this.started = new Promise((resolve) => {
       this.markStarted = resolve;
@@ -69,7 +79,7 @@ export class CacheClient {
    * @throws LetterdeskError CACHE_TOO_NEW / CACHE_DAMAGED / DISK_FULL from the open
    */
   static open(file: string, options: { workerUrl?: URL; startupReader?: boolean; onLateFailure?: (error: Error) => void } = {}): Promise<CacheClient> {
-    const worker = new Worker(options.workerUrl ?? defaultWorkerUrl(), { workerData: { file } });
+    const worker = new Worker(options.workerUrl ?? defaultWorkerUrl(), { workerData: { file } satisfies HostWorkerData });
     const client = new CacheClient(worker);
     client.reader = options.startupReader === false ? null : openStartupReader(file);
     const early = client.reader !== null;
@@ -81,13 +91,13 @@ export class CacheClient {
         client.fail(error);
         options.onLateFailure?.(error);
       };
-      const onFirst = (msg: WorkerResponse) => {
+      const onFirst = (msg: Response) => {
         worker.off('error', onError);
         worker.off('exit', onExit);
         if (msg.type === 'ready') {
           client.markStarted();
           client.closeReader();
-          worker.on('message', (m: WorkerResponse) => client.onMessage(m));
+          worker.on('message', (m: Response) => client.onMessage(m));
           worker.on('error', (e) => client.failAll(e));
           worker.on('exit', () => client.failAll(new Error('the database worker stopped')));
           resolve(client);
@@ -130,14 +140,23 @@ export class CacheClient {
     this.pending.clear();
   }
 
-  private onMessage(msg: WorkerResponse): void {
+  private onMessage(msg: Response): void {
+    if (msg.type === 'ready') return;
     const p = this.pending.get(msg.id);
     if (!p) return;
     if (msg.type === 'progress') {
-      p.onProgress?.(msg.value);
+      try {
+        p.onProgress?.(msg.value);
+      } catch (error) {
+        // The caller could not take it (a closed pipe, say): the job stops with that error.
+        this.pending.delete(msg.id);
+        this.post({ id: this.nextId++, type: 'cancel', target: msg.id });
+        p.reject(error instanceof Error ? error : new Error(String(error)));
+      } finally {
+        this.post({ id: this.nextId++, type: 'ack', target: msg.id });
+      }
       return;
     }
-    if (msg.type !== 'result') return;
     this.pending.delete(msg.id);
     if (msg.ok) p.resolve(msg.value);
     else p.reject(fromErrorPayload(msg.error));
@@ -149,81 +168,74 @@ export class CacheClient {
     this.pending.clear();
   }
 
-  private send<T>(message: DistributiveOmit<WorkerRequest, 'id'>, onProgress?: (value: unknown) => void): { id: number; promise: Promise<T> } {
+  private post(message: Request): void {
+    if (!this.closed) this.worker.postMessage(message);
+  }
+
+  private send<T>(message: DistributiveOmit<Request, 'id'>, onProgress?: (value: unknown) => void): { id: number; promise: Promise<T> } {
     if (this.closed) return { id: 0, promise: Promise.reject(this.failure ?? new LetterdeskError('INTERNAL', 'The cache is closed. Reopen the profile.')) };
     const id = this.nextId++;
     const promise = new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onProgress });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
     });
     this.worker.postMessage({ ...message, id });
     return { id, promise };
   }
 
-  private call<T>(method: QueryMethod, ...args: unknown[]): Promise<T> {
+  protected override call<K extends CacheMethodName>(method: K, args: MethodArgs<CacheMethods[K]>): Promise<MethodResult<CacheMethods[K]>> {
     if (this.reader && STARTUP_READ_METHODS.has(method)) {
       try {
-        const fn = QUERY_METHODS[method] as (db: Database.Database, ...a: unknown[]) => T;
-        return Promise.resolve(fn(this.reader, ...args));
+        const read = CACHE_METHODS[method] as (db: Database.Database, ...a: unknown[]) => unknown;
+        return Promise.resolve(read(this.reader, ...args) as MethodResult<CacheMethods[K]>);
       } catch {
         // Whatever it was (bad input, a page the checks did not reach), the worker answers it
         // with the full open behind it: the same result or the error to show.
         this.closeReader();
       }
     }
-    return this.send<T>({ type: 'query', method, args }).promise;
-  }
-
-  /** A window of the contacts view (total capped, see queries.ts). */
-  queryContacts(query: ContactQuery, window: RowWindow): Promise<RowPage<ContactRow>> {
-    return this.call('queryContacts', query, window);
-  }
-  /** Exact count of the contacts view. */
-  countContacts(query: ContactQuery): Promise<RowCount> {
-    return this.call('countContacts', query);
-  }
-  /** Facet counts of the contacts view. */
-  contactFacets(query: ContactQuery): Promise<ContactFacets> {
-    return this.call('contactFacets', query);
-  }
-  /** One contact and its orders, or null. */
-  getContact(id: string): Promise<ContactDetail | null> {
-    return this.call('getContact', id);
-  }
-  /** A window of the orders view. */
-  queryOrders(query: OrderQuery, window: RowWindow): Promise<RowPage<OrderRow>> {
-    return this.call('queryOrders', query, window);
-  }
-  /** Exact count of the orders view. */
-  countOrders(query: OrderQuery): Promise<RowCount> {
-    return this.call('countOrders', query);
-  }
-  /** Facet counts of the orders view. */
-  orderFacets(query: OrderQuery): Promise<OrderFacets> {
-    return this.call('orderFacets', query);
-  }
-  /** One order and its recipients, or null. */
-  getOrder(id: string): Promise<OrderDetail | null> {
-    return this.call('getOrder', id);
-  }
-  /** Rows, last sync and last error of each resource. */
-  resourceStates(): Promise<Record<Resource, ResourceState>> {
-    return this.call('resourceStates');
-  }
-  /** The most recent sync runs, newest first. */
-  syncHistory(limit: number): Promise<SyncRun[]> {
-    return this.call('syncHistory', limit);
+    return this.send<MethodResult<CacheMethods[K]>>({ type: 'call', method, args } as DistributiveOmit<Request, 'id'>).promise;
   }
 
   /**
-   * Runs a CSV export inside the worker (electron/main/export/run.ts `runExport`).
-   * @returns what runExport returns (`{ rows }`)
+   * Runs one job of {@link CacheJobs} in the worker.
+   * @param options.signal aborting it cancels the job (it rejects with the job's CANCELLED error)
+   * @param options.onProgress receives the job's progress values in order, all before it resolves;
+   *   if it throws, the job is cancelled and rejects with that error
+   */
+  runJob<K extends keyof CacheJobs>(job: K, args: JobArgs<CacheJobs[K]>, options: JobOptions<JobProgress<CacheJobs[K]>> = {}): Promise<JobResult<CacheJobs[K]>> {
+    const { signal } = options;
+    // A job reads synchronously between its checks: one started now could finish before it saw a cancel.
+    if (signal?.aborted) return Promise.reject(new LetterdeskError('CANCELLED', 'Cancelled before it started; nothing was done.'));
+    const onProgress = options.onProgress as ((value: unknown) => void) | undefined;
+    const { id, promise } = this.send<JobResult<CacheJobs[K]>>({ type: 'job', job, args } as DistributiveOmit<Request, 'id'>, onProgress);
+    if (!signal) return promise;
+    const onAbort = () => this.post({ id: this.nextId++, type: 'cancel', target: id });
+    signal.addEventListener('abort', onAbort, { once: true });
+    return promise.finally(() => signal.removeEventListener('abort', onAbort));
+  }
+
+  /**
+   * Writes a CSV file of a view in the worker (the `exportCsv` job, export/run.ts `runExport`).
+   * @param request what to export (kind, view query, columns, CSV options)
+   * @param path absolute path of the file to create or replace (atomically)
+   * @returns the number of data rows written
+   * @throws LetterdeskError VALIDATION, CANCELLED, DISK_FULL as `runExport`
    */
   exportCsv(request: ExportRequest, path: string, options: { signal?: AbortSignal; onProgress?: (p: ExportProgressValue) => void } = {}): Promise<{ rows: number }> {
-    const { id, promise } = this.send<{ rows: number }>({ type: 'export', request, path }, (v) => options.onProgress?.(v as ExportProgressValue));
-    const onAbort = () => this.worker.postMessage({ id: this.nextId++, type: 'cancel', target: id } satisfies WorkerRequest);
-    if (options.signal?.aborted) onAbort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    return promise.finally(() => options.signal?.removeEventListener('abort', onAbort));
+    return this.runJob('exportCsv', { request, path }, options);
+  }
+
+  /**
+   * Reads the raw JSON of the records of a view (exactly as the service sent them), in view order,
+   * at most `limit`, as chunks of about 1 MiB of JSON text (the `records` job, records.ts).
+   * @param onChunk receives each chunk (JSON texts of records) in order, all before the promise
+   *   resolves; while it has not taken a few chunks the worker waits
+   * @returns the number of records read
+   * @throws LetterdeskError VALIDATION (kind, limit), CANCELLED (signal aborted; chunks already
+   *   delivered stay delivered)
+   */
+  records(kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number, onChunk: (raws: string[]) => void, options: { signal?: AbortSignal } = {}): Promise<{ rows: number }> {
+    return this.runJob('records', { kind, query, limit }, { ...options, onProgress: onChunk });
   }
 
   /**

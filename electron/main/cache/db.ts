@@ -12,7 +12,7 @@
  *    writes and its `close()` removes; a marker whose process is gone means the last session
  *    ended without closing the cache.
  */
-import { processAlive } from '../pids.ts';
+import { processAlive } from '../lockFiles.ts';
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

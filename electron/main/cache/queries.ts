@@ -1,7 +1,7 @@
 /**
- * The view queries over the visible snapshot (issue 4 "Queries"): windows of rows, counts, facets,
- * details, sync status. Synchronous better-sqlite3 calls; the worker thread (worker.ts) runs them
- * off the main thread. Each public call reads inside one read transaction, so rows and totals come
+ * The view queries over the visible snapshot: windows of rows, counts, facets, details, sync
+ * status. Synchronous better-sqlite3 calls; the database worker serves them (methods.ts) off the
+ * main thread. Each public call reads inside one read transaction, so rows and totals come
  * from the same snapshot even while a sync publishes.
  */
 import type Database from 'better-sqlite3';
@@ -100,8 +100,8 @@ function tableSize(db: Database.Database, table: 'contacts' | 'orders'): number 
 /**
  * The view to count. With a search and no other filter, every match of the search index has its
  * row (publish.ts builds and publishes both together), so counting the index alone gives the same
- * number without one lookup into the wide rows per match (issue 8, 1M contacts: capped count of a
- * 1–3-letter prefix 28–55 ms → 0.7–2.3 ms; exact count 135–2,400 ms → 3–53 ms).
+ * number without one lookup into the wide rows per match (an order of magnitude faster for short
+ * prefixes on large caches).
  */
 function countView(view: ViewSql): ViewSql {
   const fts = /^(contacts_fts|orders_fts) JOIN /.exec(view.from)?.[1];
@@ -145,8 +145,8 @@ function windowRows(db: Database.Database, kind: 'contacts' | 'orders', view: Vi
   if (searchOnly !== view && view.orderBy === `${searchOnly.from}.rowid` && win.offset + win.limit <= COUNT_CAP) {
     // A search (filters folded into it) in the view's own order, the typeahead case: one pass
     // over the search index gives the page and the capped count. Evaluating the MATCH twice (page,
-    // then count) cost twice for a prefix of 4+ letters, which FTS5 answers by merging the
-    // doclists of every matching term (1M contacts, "Atlas": 11–13 → 6–7 ms).
+    // then count) costs twice for a longer prefix, which FTS5 answers by merging the doclists of
+    // every matching term.
     const ids = stmt(db, `SELECT rowid FROM ${searchOnly.from} WHERE ${searchOnly.where} ORDER BY rowid LIMIT ${COUNT_CAP + 1}`).pluck().all(view.params) as number[];
     const page = ids.slice(win.offset, win.offset + win.limit);
     const rows = page.length === 0 ? [] : (stmt(db, `SELECT ${columns} FROM ${table} ${alias} WHERE ${alias}.rowid IN (SELECT value FROM json_each(?)) ORDER BY ${alias}.rowid`).all(JSON.stringify(page)) as Row[]);
@@ -317,25 +317,3 @@ export function toSyncRun(r: Row): SyncRun {
 export function syncHistory(db: Database.Database, limit: number): SyncRun[] {
   return (stmt(db, 'SELECT * FROM sync_runs ORDER BY started_at DESC, rowid DESC LIMIT ?').all(Math.max(1, Math.min(limit, 1000))) as Row[]).map(toSyncRun);
 }
-
-/** Query methods the database worker serves (name → function of the connection). */
-export const QUERY_METHODS = {
-  queryContacts,
-  countContacts,
-  contactFacets,
-  getContact,
-  queryOrders,
-  countOrders,
-  orderFacets,
-  getOrder,
-  resourceStates,
-  syncHistory,
-} as const;
-export type QueryMethod = keyof typeof QUERY_METHODS;
-
-/**
- * Methods a startup reader (db.ts `openStartupReader`) may answer on the main thread while the
- * database worker starts: the ones bounded by a page or a capped count (a few ms at 1M rows).
- * Exact counts and facets scan and always wait for the worker.
- */
-export const STARTUP_READ_METHODS: ReadonlySet<QueryMethod> = new Set(['queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory']);

@@ -1,7 +1,7 @@
 /**
  * The SQL of the contact and order views (shared/query.ts → SQL): search, filters, sort. Used by the
- * query functions (queries.ts) and by CSV export, so "export the current view" selects exactly the
- * rows of the view, in view order:
+ * query functions (queries.ts), the export's rows (exportRows.ts) and the records job (records.ts),
+ * so "export the current view" selects exactly the rows of the view, in view order:
  *
  *   SELECT <columns> FROM ${from} WHERE ${where} ORDER BY ${orderBy}   -- with `params` bound
  *
@@ -102,16 +102,16 @@ function hexOf(value: string): string {
 /**
  * First character of every filter token: U+E000, a private-use character. unicode61 keeps it as a
  * token character (default categories L*, N*, Co), nobody types it (compileSearch drops it), and so
- * no prefix a person types shares its doclist with the filter tokens (migration 003; with `z` as
- * the mark, the 1-letter prefix "z" read every contact's filter tokens: 33–69 ms at 1M contacts).
+ * no prefix a person types shares its doclist with the filter tokens (migration 003: with a
+ * letter as the mark, typing that letter read every contact's filter tokens).
  */
 export const FILTER_TOKEN_MARK = '\uE000';
 
 /**
  * Filter tokens of a contact in the hidden column `f` of `contacts_fts` (migrations 002 and 003;
  * written by publish.ts `buildNext`), so that a search combined with filters is one intersection
- * inside the search index instead of a lookup of every match's row (issue 8, typeahead at 1M
- * contacts). With M = {@link FILTER_TOKEN_MARK}:
+ * inside the search index instead of a lookup of every match's row (fast typeahead with filters).
+ * With M = {@link FILTER_TOKEN_MARK}:
  *
  *   Ms<hex(state)>     state; no state, '' or NULL (a record kept invalid), gives `Ms`: both are
  *                      the one "(none)" option, which the row condition matches as '' or NULL

@@ -3,25 +3,12 @@
  * turn the outcome into a `Result`. Electron's ipcMain (electronTransport.ts) and the Playwright
  * harness (test/e2e/harness.ts) both call this, so the page sees the same behaviour through either.
  */
-import { z } from 'zod';
 import { calls, type CallName, type CallOutput, type Handlers } from '../../../shared/contract.ts';
 import { LetterdeskError, toErrorPayload, type Result } from '../../../shared/errors.ts';
+import { clip, describeIssues } from '../../../shared/zodIssues.ts';
 
 /** Largest accepted serialised input (characters); bigger inputs are refused before parsing. */
 export const MAX_INPUT_CHARS = 256 * 1024;
-
-/** Summarises zod issues as "path: message; …", for a message a person can act on. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => clip(`${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`, 200))
-    .join('; ');
-}
-
-/** Cuts text to `max` characters (messages never echo a huge input back). */
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
 
 /** A printable form of an untrusted call name (it may be any value, even one without toString). */
 function nameForMessage(name: unknown): string {

@@ -18,7 +18,7 @@ import { ENVIRONMENTS, profileInputSchema, type Profile, type ProfileInput, type
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
 import { cacheFilePath, cacheFileSet, profilesFilePath } from '../paths.ts';
-import { tryLock } from '../pids.ts';
+import { tryLock } from '../lockFiles.ts';
 import { moveAsideSync, writeFileAtomicSync } from './atomicFile.ts';
 import { normalizeBaseUrl } from './baseUrl.ts';
 

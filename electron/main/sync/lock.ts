@@ -10,13 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { LetterdeskError } from '../../../shared/errors.ts';
-import { cacheFilePath } from '../paths.ts';
-import { lockHolder, tryLock, type LockHolder } from '../pids.ts';
-
-/** The lock file of a cache file. */
-export function syncLockPath(cacheFile: string): string {
-  return `${cacheFile}.sync-lock`;
-}
+import { cacheFilePath, syncLockPath } from '../paths.ts';
+import { lockHolder, tryLock, type LockHolder } from '../lockFiles.ts';
 
 /** The BUSY error for the sync lock `file` held by `holder`. */
 function syncLockBusy(file: string, holder: LockHolder): LetterdeskError {

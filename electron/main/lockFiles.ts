@@ -1,8 +1,8 @@
 /**
  * Files that name the process that owns them: a cache's session marker (cache/db.ts), an export's
- * temporary files (export/run.ts), and the two lock files taken here — the sync lock of a cache
- * (sync/lock.ts) and the profiles file's lock (profiles/store.ts). The app and the CLI share the
- * data folder; a lock keeps them apart, and one whose process is gone is taken over.
+ * temporary files (export/atomicFile.ts), and the two lock files taken here — the sync lock of a
+ * cache (sync/lock.ts) and the profiles file's lock (profiles/store.ts). The app and the CLI share
+ * the data folder; a lock keeps them apart, and one whose process is gone is taken over.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';

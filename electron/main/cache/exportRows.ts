@@ -1,0 +1,95 @@
+/**
+ * The rows of a CSV export, read from the cache: the export's columns over the view SQL
+ * (views.ts), so "export the current view" reads exactly the rows of the view in view order;
+ * recipients follow their order's view order, then their position in the order. The rows stream
+ * from one prepared statement (`iterate()` + `raw()`, one row in memory at a time) on a snapshot
+ * connection (snapshot.ts). Writing them (CSV, the file, progress) is export/run.ts's part.
+ */
+import type Database from 'better-sqlite3';
+import type { ExportKind, ExportRequest } from '../../../shared/contract.ts';
+import { resolveColumns, type ExportColumnDef } from './exportColumns.ts';
+import { openSnapshot } from './snapshot.ts';
+import { contactViewSql, orderViewSql, type ViewSql } from './views.ts';
+
+/** What an export reads: its kind, view query (null = everything) and column keys (null = all). */
+export type ExportSelection = { [K in ExportKind]: Pick<Extract<ExportRequest, { kind: K }>, 'kind' | 'query' | 'columns'> }[ExportKind];
+
+/** The SQL of an export, with its bound parameters and the resolved columns. */
+export interface ExportSql {
+  /** `SELECT <columns> FROM … WHERE … ORDER BY …` */
+  select: string;
+  /** `SELECT count(*) FROM … WHERE …` */
+  count: string;
+  params: Record<string, unknown>;
+  columns: ExportColumnDef[];
+}
+
+/** A cell as SQLite returns it. */
+export type ExportCell = string | number | bigint | Uint8Array | null;
+
+/**
+ * Builds the SQL of an export from the view SQL of the cache.
+ * @throws LetterdeskError VALIDATION for an unknown or repeated column key (exportColumns.ts)
+ */
+export function exportSql(selection: ExportSelection): ExportSql {
+  const columns = resolveColumns(selection.kind, selection.columns);
+  const list = columns.map((c) => c.sql).join(', ');
+  let view: ViewSql;
+  let from: string;
+  let orderBy: string;
+  if (selection.kind === 'contacts') {
+    view = contactViewSql(selection.query ?? {});
+    from = view.from;
+    orderBy = view.orderBy;
+  } else {
+    view = orderViewSql(selection.query ?? {});
+    from = selection.kind === 'orders' ? view.from : `${view.from} JOIN order_recipients r ON r.order_id = o.id`;
+    orderBy = selection.kind === 'orders' ? view.orderBy : `${view.orderBy}, r.position`;
+  }
+  return {
+    select: `SELECT ${list} FROM ${from} WHERE ${view.where} ORDER BY ${orderBy}`,
+    count: `SELECT count(*) FROM ${from} WHERE ${view.where}`,
+    params: view.params,
+    columns,
+  };
+}
+
+/** An export's rows being read: the columns, the row count and the rows, all of one snapshot. */
+export interface ExportRows {
+  readonly kind: ExportKind;
+  readonly columns: readonly ExportColumnDef[];
+  /** Rows the export will read (counted in the same snapshot). */
+  readonly total: number;
+  /** The rows in view order, one array of cells per row in column order; iterate once. */
+  readonly rows: IterableIterator<ExportCell[]>;
+  /** Stops reading, ends the snapshot and closes its connection (idempotent). */
+  close(): void;
+}
+
+/**
+ * Opens the rows of an export on a read-only connection to the file of `db` (the caller's
+ * connection stays free for other queries meanwhile). Close it when done, read to the end or not.
+ * @param db an open cache connection
+ * @throws LetterdeskError VALIDATION for an unknown or repeated column key
+ */
+export function openExportRows(db: Database.Database, selection: ExportSelection): ExportRows {
+  const sql = exportSql(selection);
+  const snapshot = openSnapshot(db);
+  try {
+    const total = Number(snapshot.db.prepare(sql.count).pluck().get(sql.params) ?? 0);
+    const rows = snapshot.db.prepare(sql.select).raw(true).iterate(sql.params) as IterableIterator<ExportCell[]>;
+    return {
+      kind: selection.kind,
+      columns: sql.columns,
+      total,
+      rows,
+      close() {
+        rows.return?.();
+        snapshot.end();
+      },
+    };
+  } catch (error) {
+    snapshot.end();
+    throw error;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * What the database worker offers: the read methods (one table; client.ts derives its async
+ * methods from it) and the jobs' signatures (their implementations are registered by the worker
+ * entry, which `satisfies` {@link CacheJobs}). Adding a query is one entry in {@link CACHE_METHODS}.
+ */
+import type { ExportRequest } from '../../../shared/contract.ts';
+import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
+import type { Job, MethodTable } from './protocol.ts';
+import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates, syncHistory } from './queries.ts';
+
+/** The read methods of the database worker (name → function of the connection). */
+export const CACHE_METHODS = {
+  queryContacts,
+  countContacts,
+  contactFacets,
+  getContact,
+  queryOrders,
+  countOrders,
+  orderFacets,
+  getOrder,
+  resourceStates,
+  syncHistory,
+} satisfies MethodTable;
+
+/** The read methods' table type. */
+export type CacheMethods = typeof CACHE_METHODS;
+
+/** A read method's name. */
+export type CacheMethodName = keyof CacheMethods;
+
+/**
+ * Methods a startup reader (db.ts `openStartupReader`) may answer on the main thread while the
+ * database worker starts: the ones bounded by a page or a capped count (a few ms at 1M rows).
+ * Exact counts and facets scan and always wait for the worker.
+ */
+export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>(['queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory']);
+
+/** Progress of a CSV export. */
+export interface ExportProgressValue {
+  rowsDone: number;
+  rowsTotal: number;
+}
+
+/** Arguments of the `records` job. */
+export interface RecordsArgs {
+  kind: 'contacts' | 'orders';
+  /** The view (search, filters, sort) whose records are read, in its order. */
+  query: ContactQuery | OrderQuery;
+  /** Most records to read (a whole number ≥ 0). */
+  limit: number;
+}
+
+/**
+ * The jobs of the database worker. The cache declares them so that the client is typed; the
+ * worker entry registers an implementation of each (`satisfies CacheJobs`).
+ */
+export type CacheJobs = {
+  /** A CSV file of a view at `path`, written atomically; progress in rows (export/run.ts). */
+  exportCsv: Job<{ request: ExportRequest; path: string }, ExportProgressValue, { rows: number }>;
+  /** The raw JSON of a view's records in view order; each progress value is a chunk of them (records.ts). */
+  records: Job<RecordsArgs, string[], { rows: number }>;
+};

@@ -1,0 +1,82 @@
+/**
+ * The `records` job: the cached JSON of each record of a view (exactly as the service sent it), in
+ * view order, up to a limit. The records stream as chunks of about {@link RECORDS_CHUNK_CHARS}
+ * characters of JSON through the job's progress, read on a snapshot connection (snapshot.ts), so a
+ * view of millions of records never sits in memory at once.
+ */
+import type Database from 'better-sqlite3';
+import { LetterdeskError } from '../../../shared/errors.ts';
+import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
+import type { CacheJobs, RecordsArgs } from './methods.ts';
+import type { JobContext } from './protocol.ts';
+import { openSnapshot } from './snapshot.ts';
+import { contactViewSql, orderViewSql } from './views.ts';
+
+/** Characters of JSON after which a chunk is sent (about 1 MiB of mostly ASCII text). */
+export const RECORDS_CHUNK_CHARS = 1 << 20;
+/** Chunks sent and not yet handled by the client before the job waits for it. */
+const CHUNKS_IN_FLIGHT = 4;
+/** Longest stretch of reading before the job lets the worker's event loop run (cancel, other calls). */
+const YIELD_EVERY_MS = 40;
+
+/** The SQL of a view's records: `SELECT <alias>.raw … ORDER BY <view order> LIMIT :limit`, with its parameters. */
+export function recordsSql(kind: RecordsArgs['kind'], query: ContactQuery | OrderQuery, limit: number): { sql: string; params: Record<string, unknown> } {
+  const view = kind === 'contacts' ? contactViewSql(query as ContactQuery) : orderViewSql(query as OrderQuery);
+  const alias = kind === 'contacts' ? 'c' : 'o';
+  return { sql: `SELECT ${alias}.raw FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT :__limit`, params: { ...view.params, __limit: limit } };
+}
+
+function cancelled(): LetterdeskError {
+  return new LetterdeskError('CANCELLED', 'Reading the records was cancelled.');
+}
+
+/**
+ * Reads the raw JSON of the records of a view, in view order, at most `limit` of them, and sends
+ * them as chunks (arrays of JSON texts) through `onProgress`, waiting while the client has several
+ * chunks still to handle.
+ * @param db an open cache connection (the records are read on a second, read-only one)
+ * @returns the number of records sent
+ * @throws LetterdeskError VALIDATION for an unknown kind or a limit that is not a whole number ≥ 0;
+ *   CANCELLED when the signal is aborted (chunks sent before stay sent)
+ */
+export async function readRecords(db: Database.Database, args: RecordsArgs, context: JobContext<string[]>): Promise<{ rows: number }> {
+  const { kind, query, limit } = args;
+  if (kind !== 'contacts' && kind !== 'orders') throw new LetterdeskError('VALIDATION', `Records are contacts or orders, not "${String(kind).slice(0, 32)}".`);
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new LetterdeskError('VALIDATION', `The limit of records must be a whole number of 0 or more, not ${String(limit).slice(0, 32)}.`);
+  const { sql, params } = recordsSql(kind, query ?? {}, limit);
+  const { signal } = context;
+  if (signal.aborted) throw cancelled();
+  const snapshot = openSnapshot(db);
+  const raws = snapshot.db.prepare(sql).pluck().iterate(params) as IterableIterator<string>;
+  try {
+    let rows = 0;
+    let chunk: string[] = [];
+    let chars = 0;
+    let lastYield = performance.now();
+    for (const raw of raws) {
+      chunk.push(raw);
+      chars += raw.length;
+      rows++;
+      if (chars < RECORDS_CHUNK_CHARS) continue;
+      context.onProgress(chunk);
+      chunk = [];
+      chars = 0;
+      if (performance.now() - lastYield >= YIELD_EVERY_MS) {
+        // Let cancel and acknowledgements in; the statement keeps its place.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        lastYield = performance.now();
+      }
+      await context.drained(CHUNKS_IN_FLIGHT - 1);
+      if (signal.aborted) throw cancelled();
+    }
+    if (signal.aborted) throw cancelled();
+    if (chunk.length > 0) context.onProgress(chunk);
+    return { rows };
+  } finally {
+    raws.return?.();
+    snapshot.end();
+  }
+}
+
+/** The `records` job as the worker host runs it. */
+export const recordsJob: CacheJobs['records'] = readRecords;
