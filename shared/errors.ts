@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'CANCELLED',
   /** A record, profile or file that was asked for does not exist. */
   'NOT_FOUND',
+  /** A resource was asked for from the cache before any sync had published it. */
+  'NOT_SYNCED',
   /** Another operation of the same kind is running (one sync per profile at a time). */
   'BUSY',
   /** The OS keychain cannot be used (no Secret Service, locked keyring, no D-Bus). */

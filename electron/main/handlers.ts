@@ -2,22 +2,23 @@
  * The handler table: one function per contract call (shared/contract.ts), each receiving input
  * that `dispatchCall` has already validated. `satisfies Handlers` makes a missing or extra handler
  * a compile error. Handlers never see the transport: Electron IPC and the Chromium harness serve
- * the same table.
+ * the same table. Every rule lives in the core; a handler picks the active profile, shows a dialog
+ * or announces a change.
  */
 import { randomUUID } from 'node:crypto';
 import { platform } from 'node:os';
 import type { Handlers, Profile, ProfileList, SyncStatus } from '../../shared/contract.ts';
 import { LetterdeskError } from '../../shared/errors.ts';
 import { isSafeExternalUrl } from './app/security.ts';
-import type { Core } from './core.ts';
+import type { CacheClient } from './cache/client.ts';
+import type { Core } from './core/index.ts';
+import { normalizeTokens } from './credentials/store.ts';
 import { exportColumns } from './export/columns.ts';
 import { defaultExportFileName } from './export/run.ts';
-import { normalizeTokens } from './credentials/store.ts';
-import { removeProfileAndCredentials } from './profiles/remove.ts';
 
 const SAMPLE_PROFILE_NAME = 'Sample data';
 
-/** Builds the handler table over a core (see core.ts). */
+/** Builds the handler table over a core (core/index.ts). */
 export function createHandlers(core: Core): Handlers {
   const profileList = (): ProfileList => ({ ...core.profiles.list(), loadProblem: core.profiles.loadProblem() });
   const profilesChanged = (): ProfileList => {
@@ -25,6 +26,12 @@ export function createHandlers(core: Core): Handlers {
     core.emit('profilesChanged', list);
     return list;
   };
+  /** A handler that reads the active profile's cache. */
+  const withCache =
+    <I, O>(read: (cache: CacheClient, input: I) => Promise<O>) =>
+    async (input: I): Promise<O> =>
+      read(await core.cache(), input);
+  const notCached = (what: string, id: string) => new LetterdeskError('NOT_FOUND', `${what} ${id} is not in the cache. It may have been deleted on the service; sync to refresh.`);
 
   const exportedPaths = new Set<string>();
 
@@ -61,20 +68,15 @@ export function createHandlers(core: Core): Handlers {
     },
 
     async removeProfile({ profileId, purgeCache }) {
-      if (core.syncRunning && core.activeProfile().id === profileId) {
-        throw new LetterdeskError('BUSY', 'This profile is syncing. Cancel the sync before removing it.');
-      }
-      await core.closeCache(profileId);
-      // A keychain that cannot be reached does not block the removal; the page is told (tokens may remain there).
-      const { credentialsProblem } = await removeProfileAndCredentials(core.profiles, core.credentials, profileId, { purgeCache });
+      const { credentialsProblem } = await core.removeProfile(profileId, { purgeCache });
       return { ...profilesChanged(), credentialsProblem };
     },
 
     async useProfile({ profileId }) {
-      if (core.syncRunning) throw new LetterdeskError('BUSY', 'A sync is running. Wait for it or cancel it before switching profiles.');
+      if (core.syncs.running) throw new LetterdeskError('BUSY', 'A sync is running. Wait for it or cancel it before switching profiles.');
       core.profiles.use(profileId);
       const list = profilesChanged();
-      core.emit('connectivityChanged', core.connectivity());
+      core.emit('connectivityChanged', core.currentConnectivity());
       return list;
     },
 
@@ -82,11 +84,7 @@ export function createHandlers(core: Core): Handlers {
       const baseUrl = await core.sampleApi.ensure();
       const existing = core.profiles.list().profiles.find((p) => p.sampleData);
       const profile: Profile =
-        existing ??
-        core.profiles.save(
-          { name: SAMPLE_PROFILE_NAME, environment: 'custom', baseUrl, accountId: null, pageSize: 500 },
-          { sampleData: true },
-        );
+        existing ?? core.profiles.save({ name: SAMPLE_PROFILE_NAME, environment: 'custom', baseUrl, accountId: null, pageSize: 500 }, { sampleData: true });
       core.profiles.use(profile.id);
       profilesChanged();
       return profile;
@@ -111,14 +109,14 @@ export function createHandlers(core: Core): Handlers {
     },
 
     async cancelSync() {
-      return { cancelled: core.cancelSync() };
+      return { cancelled: core.syncs.cancel() };
     },
 
     async getSyncStatus(): Promise<SyncStatus> {
       const profile = core.activeProfile();
       const cache = await core.cache();
       const [resources, history] = await Promise.all([cache.resourceStates(), cache.syncHistory(20)]);
-      return { profileId: profile.id, running: core.syncRunning, resources, history, connectivity: core.connectivity() };
+      return { profileId: profile.id, running: core.syncs.running, resources, history, connectivity: core.currentConnectivity() };
     },
 
     async clearCacheAndResync() {
@@ -126,35 +124,14 @@ export function createHandlers(core: Core): Handlers {
       return core.startSync(['contacts', 'orders']);
     },
 
-    async queryContacts({ query, window }) {
-      return (await core.cache()).queryContacts(query, window);
-    },
-    async countContacts({ query }) {
-      return (await core.cache()).countContacts(query);
-    },
-    async contactFacets({ query }) {
-      return (await core.cache()).contactFacets(query);
-    },
-    async getContact({ id }) {
-      const detail = await (await core.cache()).getContact(id);
-      if (!detail) throw new LetterdeskError('NOT_FOUND', `Contact ${id} is not in the cache. It may have been deleted on the service; sync to refresh.`);
-      return detail;
-    },
-
-    async queryOrders({ query, window }) {
-      return (await core.cache()).queryOrders(query, window);
-    },
-    async countOrders({ query }) {
-      return (await core.cache()).countOrders(query);
-    },
-    async orderFacets({ query }) {
-      return (await core.cache()).orderFacets(query);
-    },
-    async getOrder({ id }) {
-      const detail = await (await core.cache()).getOrder(id);
-      if (!detail) throw new LetterdeskError('NOT_FOUND', `Order ${id} is not in the cache. It may have been deleted on the service; sync to refresh.`);
-      return detail;
-    },
+    queryContacts: withCache((cache, { query, window }) => cache.queryContacts(query, window)),
+    countContacts: withCache((cache, { query }) => cache.countContacts(query)),
+    contactFacets: withCache((cache, { query }) => cache.contactFacets(query)),
+    getContact: withCache(async (cache, { id }) => (await cache.getContact(id)) ?? Promise.reject(notCached('Contact', id))),
+    queryOrders: withCache((cache, { query, window }) => cache.queryOrders(query, window)),
+    countOrders: withCache((cache, { query }) => cache.countOrders(query)),
+    orderFacets: withCache((cache, { query }) => cache.orderFacets(query)),
+    getOrder: withCache(async (cache, { id }) => (await cache.getOrder(id)) ?? Promise.reject(notCached('Order', id))),
 
     async exportColumns({ kind }) {
       return exportColumns(kind).map(({ key, header }) => ({ key, header }));
@@ -168,25 +145,17 @@ export function createHandlers(core: Core): Handlers {
         { name: 'Text', extensions: ['txt', 'tsv'] },
       ]);
       if (path === null) return { exportId, path: null, rows: 0 };
-      const abort = new AbortController();
-      core.exports.set(exportId, abort);
       core.emit('exportStarted', { exportId, path });
-      try {
-        const { rows } = await (await core.cache()).exportCsv(request, path, {
-          signal: abort.signal,
-          onProgress: (p) => core.emit('exportProgress', { exportId, ...p }),
-        });
-        exportedPaths.add(path);
-        return { exportId, path, rows };
-      } finally {
-        core.exports.delete(exportId);
-      }
+      const { rows } = await core.exports.run(await core.cache(), request, path, {
+        exportId,
+        onProgress: (p) => core.emit('exportProgress', { exportId, ...p }),
+      });
+      exportedPaths.add(path);
+      return { exportId, path, rows };
     },
 
     async cancelExport({ exportId }) {
-      const controller = core.exports.get(exportId);
-      controller?.abort();
-      return { cancelled: controller !== undefined };
+      return { cancelled: core.exports.cancel(exportId) };
     },
 
     async showInFolder({ path }) {

@@ -8,7 +8,7 @@ import log from 'electron-log/main';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MenuCommand } from '../../shared/contract.ts';
-import { createCore, type PlatformServices } from './core.ts';
+import { createCore, type PlatformServices } from './core/index.ts';
 import { createHandlers } from './handlers.ts';
 import { hardenSession, hardenWebContents, isSafeExternalUrl } from './app/security.ts';
 import { buildMenuTemplate } from './app/menu.ts';

@@ -27,7 +27,7 @@ import { CONTACT_SORT_COLUMNS } from '../../shared/query.ts';
 import { CacheClient } from '../../electron/main/cache/client.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { queryContacts } from '../../electron/main/cache/queries.ts';
-import { createCore, type PlatformServices } from '../../electron/main/core.ts';
+import { createCore, type PlatformServices } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { markPhase, peakRss, report, rssParts, rssSampler, type RssParts } from './lib.ts';

@@ -21,7 +21,7 @@ import { openCache } from '../../electron/main/cache/db.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
-import { createCore, type Core } from '../../electron/main/core.ts';
+import { createCore, type Core } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { SyncProcessStats } from '../../electron/main/sync/process.ts';

@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { buildLetterdeskApi } from '../../shared/bridge.ts';
 import { CALL_NAMES, EVENT_NAMES, type EventName, type EventPayload } from '../../shared/contract.ts';
 import { serveRenderer } from './rendererServer.ts';
-import { createCore, type Core, type PlatformServices } from '../../electron/main/core.ts';
+import { createCore, type Core, type PlatformServices } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 

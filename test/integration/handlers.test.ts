@@ -10,7 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallInput, CallName, CallOutput, EventName, EventPayload } from '../../shared/contract.ts';
-import { createCore, type Core, type PlatformServices } from '../../electron/main/core.ts';
+import { createCore, type Core, type PlatformServices } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
@@ -51,7 +51,7 @@ function setup(dataDir: string, keychain: 'keychain' | 'session-only' = 'session
     version: 'test',
     logFile: null,
     platform,
-    emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void recorded.events.push({ event, payload, running: ref.core?.syncRunning }),
+    emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void recorded.events.push({ event, payload, running: ref.core?.syncs.running }),
     sample: { contacts: 1500, orders: 400, seed: 7 },
     keychain,
     autoSyncAfterMinutes: 0,
@@ -66,7 +66,7 @@ function setup(dataDir: string, keychain: 'keychain' | 'session-only' = 'session
   async function waitForSync(runId: string, resources: number): Promise<EventPayload<'syncFinished'>[]> {
     for (let i = 0; i < 600; i++) {
       const done = recorded.events.filter((e) => e.event === 'syncFinished' && (e.payload as { runId: string }).runId === runId);
-      if (done.length >= resources && !core.syncRunning) return done.map((e) => e.payload as EventPayload<'syncFinished'>);
+      if (done.length >= resources && !core.syncs.running) return done.map((e) => e.payload as EventPayload<'syncFinished'>);
       await new Promise((ok) => setTimeout(ok, 100));
     }
     throw new Error('sync did not finish within 60 s');
@@ -224,7 +224,7 @@ describe('a profile another process is syncing', () => {
       expect(await dispatchCall(env.handlers, 'removeProfile', { profileId: profile.id, purgeCache: true })).toMatchObject({ ok: false, error: { code: 'BUSY' } });
       expect((await env.call('listProfiles', {})).profiles.map((p) => p.id)).toEqual([profile.id]);
       expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: other.pid });
-      expect(env.core.syncRunning).toBe(false);
+      expect(env.core.syncs.running).toBe(false);
 
       const exited = new Promise((r) => other.once('exit', r));
       other.kill();

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallInput, CallName, CallOutput, EventName, EventPayload, Handlers } from '../../shared/contract.ts';
-import { createCore, type Core } from '../../electron/main/core.ts';
+import { createCore, type Core } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
@@ -58,8 +58,8 @@ describe('reading and exporting while a sync runs', () => {
     return result.value as CallOutput<N>;
   }
   async function waitForSync(): Promise<void> {
-    for (let i = 0; i < 1200 && core.syncRunning; i++) await new Promise((ok) => setTimeout(ok, 50));
-    expect(core.syncRunning).toBe(false);
+    for (let i = 0; i < 1200 && core.syncs.running; i++) await new Promise((ok) => setTimeout(ok, 50));
+    expect(core.syncs.running).toBe(false);
   }
 
   beforeAll(async () => {
@@ -116,8 +116,8 @@ describe('reading and exporting while a sync runs', () => {
     await call('startSync', { resources: ['contacts', 'orders'] });
     let round = 0;
     const exports: { path: string; rows: number }[] = [];
-    while (core.syncRunning || round < 3) {
-      const during = core.syncRunning;
+    while (core.syncs.running || round < 3) {
+      const during = core.syncs.running;
       const offset = (round * 997) % CONTACTS;
       const [page, count, facets, search, detail] = await Promise.all([
         call('queryContacts', { query: { sort: { column: round % 2 ? 'name' : 'createdAt', direction: 'asc' } }, window: { offset, limit: 200 } }),

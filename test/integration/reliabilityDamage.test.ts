@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, EventPayload } from '../../shared/contract.ts';
 import { isLetterdeskError } from '../../shared/errors.ts';
 import { openCache, sessionMarkerPath } from '../../electron/main/cache/db.ts';
-import { createCore } from '../../electron/main/core.ts';
+import { createCore } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { cacheFilePath, profilesFilePath } from '../../electron/main/paths.ts';
@@ -224,7 +224,7 @@ describe('damaged cache and profiles files', () => {
       // The fresh sync the UI offers.
       const started = await dispatchCall(handlers, 'clearCacheAndResync', {});
       expect(started, JSON.stringify(started)).toMatchObject({ ok: true });
-      for (let i = 0; i < 300 && core.syncRunning; i++) await new Promise((ok) => setTimeout(ok, 100));
+      for (let i = 0; i < 300 && core.syncs.running; i++) await new Promise((ok) => setTimeout(ok, 100));
       const count = await dispatchCall(handlers, 'countContacts', { query: {} });
       expect(count, JSON.stringify(count)).toMatchObject({ ok: true, value: { count: 300 } });
       // Clearing the cache did not delete the damaged copy.

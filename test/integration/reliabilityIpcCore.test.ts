@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_NAMES, type CallName, type EventName, type EventPayload, type Handlers } from '../../shared/contract.ts';
 import { ERROR_CODES } from '../../shared/errors.ts';
-import { createCore, type Core } from '../../electron/main/core.ts';
+import { createCore, type Core } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall, isPlainData } from '../../electron/main/ipc/dispatch.ts';
 import { describeInput, expectNoPollution, expectValidationError, isInvalid, malformedFor, notPlainData, RUNS, SEED, watchProcess } from '../reliability/fuzz.ts';
@@ -47,8 +47,8 @@ describe('IPC dispatch against generated inputs (real handler table over a real 
     expect(made).toMatchObject({ ok: true });
     const started = await dispatchCall(handlers, 'startSync', { resources: ['contacts', 'orders'] });
     expect(started, JSON.stringify(started)).toMatchObject({ ok: true });
-    for (let i = 0; i < 300 && core.syncRunning; i++) await new Promise((ok) => setTimeout(ok, 100));
-    expect(core.syncRunning).toBe(false);
+    for (let i = 0; i < 300 && core.syncs.running; i++) await new Promise((ok) => setTimeout(ok, 100));
+    expect(core.syncs.running).toBe(false);
   });
   afterAll(async () => {
     await core?.close();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeBeforeQuit } from '../../electron/main/app/quit.ts';
 import { sessionMarkerPath } from '../../electron/main/cache/db.ts';
-import { createCore } from '../../electron/main/core.ts';
+import { createCore } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { cacheFilePath } from '../../electron/main/paths.ts';

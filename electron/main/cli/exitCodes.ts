@@ -46,6 +46,7 @@ export function exitCodeFor(code: ErrorCode): number {
     case 'CACHE_DAMAGED':
     case 'CACHE_TOO_NEW':
     case 'DISK_FULL':
+    case 'NOT_SYNCED':
       return EXIT.DATA;
     case 'CANCELLED':
       return EXIT.INTERRUPTED;

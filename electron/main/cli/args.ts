@@ -1,0 +1,127 @@
+/**
+ * Argument parsers and the filter options the `contacts`, `orders` and `export` commands share.
+ * commander calls the parsers; an InvalidArgumentError becomes a usage error (exit 2).
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { LetterdeskError } from '../../../shared/errors.ts';
+import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, contactQuerySchema, orderQuerySchema, verifiedState, type ContactQuery, type OrderQuery } from '../../../shared/query.ts';
+
+/** A parser of a whole number from `min` to `max` for the option `name`. */
+export function intArg(name: string, min: number, max: number): (value: string) => number {
+  return (value: string) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max.toLocaleString('en-US')}.`);
+    }
+    return n;
+  };
+}
+
+/** A parser of a rate from 0 to 1. */
+export function rateArg(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('a rate is a number from 0 to 1 (0.1 = 10% of requests).');
+  return n;
+}
+
+/** A parser of a repeatable option: each occurrence is parsed and appended. */
+export function collect<T>(parse: (value: string) => T): (value: string, previous: T[] | undefined) => T[] {
+  return (value, previous) => [...(previous ?? []), parse(value)];
+}
+
+/** The identity parser (for `collect`). */
+export const asText = (value: string): string => value;
+
+/** A parser that accepts one of `allowed` (commander's `.choices` is not checked once an option has its own parser). */
+export function oneOf(name: string, allowed: readonly string[]): (value: string) => string {
+  return (value: string) => {
+    if (!allowed.includes(value)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(', ')}.`);
+    return value;
+  };
+}
+
+/** A parser of `COLUMN` or `COLUMN:desc` with COLUMN one of `columns`. */
+export function sortArg(columns: readonly string[]): (value: string) => { column: string; direction: 'asc' | 'desc' } {
+  return (value: string) => {
+    const [column = '', direction = 'asc', ...rest] = value.split(':');
+    if (!columns.includes(column) || !['asc', 'desc'].includes(direction) || rest.length > 0) {
+      throw new InvalidArgumentError(`use COLUMN or COLUMN:desc with COLUMN one of ${columns.join(', ')}.`);
+    }
+    return { column, direction: direction as 'asc' | 'desc' };
+  };
+}
+
+/** The contact filter options as commander parses them. */
+export interface ContactFilterOptions {
+  search?: string;
+  label?: string[];
+  state?: string[];
+  verified?: ('yes' | 'no' | 'unknown')[];
+  sort?: { column: string; direction: 'asc' | 'desc' };
+}
+
+/** The order filter options as commander parses them. */
+export interface OrderFilterOptions {
+  search?: string;
+  status?: number[];
+  productType?: string[];
+  sort?: { column: string; direction: 'asc' | 'desc' };
+}
+
+/** Adds `--search --label --state --verified --sort` (contacts) to `cmd`. */
+export function addContactFilters(cmd: Command): Command {
+  return cmd
+    .option('--search <q>', 'free-text search (names, company, email, phone, address, labels; prefix match)')
+    .option('--label <id>', 'only contacts with this label id or title (repeatable: any of them)', collect(asText))
+    .option('--state <s>', 'only contacts in this state, full name (repeatable)', collect(asText))
+    .addOption(
+      new Option('--verified <v>', 'verified state: yes, no or unknown (repeatable)').argParser(
+        collect((v: string) => {
+          const parsed = verifiedState.safeParse(v);
+          if (!parsed.success) throw new InvalidArgumentError('use yes, no or unknown.');
+          return parsed.data;
+        }),
+      ),
+    )
+    .option('--sort <col[:desc]>', `sort column: ${CONTACT_SORT_COLUMNS.join(', ')}; add :desc to reverse`, sortArg(CONTACT_SORT_COLUMNS));
+}
+
+/** Adds `--search --status --product-type --sort` (orders) to `cmd`. */
+export function addOrderFilters(cmd: Command): Command {
+  return cmd
+    .option('--search <q>', 'free-text search (order id, campaign, product, template, recipients)')
+    .option('--status <n>', 'only orders with this status code (repeatable)', collect(intArg('--status', 0, 2 ** 31 - 1)))
+    .option('--product-type <t>', 'only orders of this product type (repeatable)', collect(asText))
+    .option('--sort <col[:desc]>', `sort column: ${ORDER_SORT_COLUMNS.join(', ')}; add :desc to reverse`, sortArg(ORDER_SORT_COLUMNS));
+}
+
+/**
+ * The contacts view query of the options.
+ * @throws LetterdeskError VALIDATION when the query schema refuses them
+ */
+export function contactQuery(o: ContactFilterOptions): ContactQuery {
+  const parsed = contactQuerySchema.safeParse({
+    ...(o.search !== undefined ? { search: o.search } : {}),
+    ...(o.label ? { labels: o.label } : {}),
+    ...(o.state ? { states: o.state } : {}),
+    ...(o.verified ? { verified: o.verified } : {}),
+    ...(o.sort ? { sort: o.sort } : {}),
+  });
+  if (!parsed.success) throw new LetterdeskError('VALIDATION', `Invalid filter: ${parsed.error.issues[0]?.message ?? 'check the options'}.`);
+  return parsed.data;
+}
+
+/**
+ * The orders view query of the options.
+ * @throws LetterdeskError VALIDATION when the query schema refuses them
+ */
+export function orderQuery(o: OrderFilterOptions): OrderQuery {
+  const parsed = orderQuerySchema.safeParse({
+    ...(o.search !== undefined ? { search: o.search } : {}),
+    ...(o.status ? { statuses: o.status } : {}),
+    ...(o.productType ? { productTypes: o.productType } : {}),
+    ...(o.sort ? { sort: o.sort } : {}),
+  });
+  if (!parsed.success) throw new LetterdeskError('VALIDATION', `Invalid filter: ${parsed.error.issues[0]?.message ?? 'check the options'}.`);
+  return parsed.data;
+}

@@ -1,0 +1,43 @@
+/** `letterdesk contacts` and `letterdesk orders`: search and list the cached records, offline. */
+import type { Command } from 'commander';
+import type { Profile } from '../../../../shared/contract.ts';
+import type { ContactQuery, OrderQuery } from '../../../../shared/query.ts';
+import { addContactFilters, addOrderFilters, contactQuery, intArg, orderQuery, type ContactFilterOptions, type OrderFilterOptions } from '../args.ts';
+import { chosenProfile, withContext, type CliContext, type CliIo } from '../context.ts';
+import { JsonArrayWriter, printRecordTable } from '../output.ts';
+
+const DEFAULT_LIMIT = 100;
+
+/**
+ * Prints the records of a view: with `json` the cached JSON of each record, exactly as the service
+ * sent it (§2.2 / §2.3 shapes), streamed; else a table.
+ */
+async function listRecords(ctx: CliContext, profile: Profile, kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number, json: boolean): Promise<void> {
+  const cache = await ctx.core.caches.openSynced(profile, kind);
+  if (json) {
+    const writer = new JsonArrayWriter(ctx.io.stdout);
+    await cache.records(kind, query, limit, (raws) => writer.add(raws));
+    writer.end();
+    return;
+  }
+  const raws: string[] = [];
+  await cache.records(kind, query, limit, (chunk) => raws.push(...chunk));
+  printRecordTable(ctx.io.stdout, ctx.io.stderr, kind, raws);
+}
+
+/** Registers the `contacts` and `orders` commands on `program`. */
+export function registerListCommands(program: Command, io: CliIo): void {
+  addContactFilters(program.command('contacts').description('search and list cached contacts (newest first unless --sort)'))
+    .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
+    .option('--json', 'print a JSON array of contacts in the service\u2019s record shape (\u00a72.2)')
+    .action((opts: ContactFilterOptions & { limit: number; json?: boolean }, cmd: Command) =>
+      withContext(cmd, io, (ctx) => listRecords(ctx, chosenProfile(ctx), 'contacts', contactQuery(opts), opts.limit, opts.json === true)),
+    );
+
+  addOrderFilters(program.command('orders').description('search and list cached orders (newest first unless --sort)'))
+    .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
+    .option('--json', 'print a JSON array of orders in the service\u2019s record shape (\u00a72.3)')
+    .action((opts: OrderFilterOptions & { limit: number; json?: boolean }, cmd: Command) =>
+      withContext(cmd, io, (ctx) => listRecords(ctx, chosenProfile(ctx), 'orders', orderQuery(opts), opts.limit, opts.json === true)),
+    );
+}

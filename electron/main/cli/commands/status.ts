@@ -1,0 +1,29 @@
+/** `letterdesk status`: rows, last sync and last error of each resource of the profile. */
+import type { Command } from 'commander';
+import { RESOURCES } from '../../../../shared/serviceRecords.ts';
+import { chosenProfile, withContext, type CliIo } from '../context.ts';
+import { fmt, writeJson, writeLine } from '../output.ts';
+
+/** Registers the `status` command on `program`. */
+export function registerStatusCommand(program: Command, io: CliIo): void {
+  program
+    .command('status')
+    .description('rows and last sync of each resource of the profile')
+    .option('--json', 'print { profile, resources: { contacts: { rows, lastSyncedAt, lastError }, orders: { \u2026 } } }')
+    .action((opts: { json?: boolean }, cmd: Command) =>
+      withContext(cmd, io, async (ctx) => {
+        const p = chosenProfile(ctx);
+        const resources = await ctx.core.caches.resourceStates(p);
+        if (opts.json) {
+          writeJson(io.stdout, { profile: p, resources }, 2);
+          return;
+        }
+        writeLine(io.stdout, `Profile "${p.name}" (${p.id}) \u2014 ${p.baseUrl}`);
+        for (const r of RESOURCES) {
+          const s = resources[r];
+          const when = s.lastSyncedAt ? `last synced ${s.lastSyncedAt}` : 'never synced';
+          writeLine(io.stdout, `  ${r.padEnd(8)} ${fmt(s.rows).padStart(10)} rows, ${when}${s.lastError ? `; last error: ${s.lastError.message}` : ''}`);
+        }
+      }),
+    );
+}

@@ -1,0 +1,90 @@
+/**
+ * How the command line writes: results to stdout (`--json` output is exactly one JSON document),
+ * messages and progress to stderr; human-readable tables with aligned columns.
+ */
+
+/** Writes `text` and a line break. */
+export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
+  stream.write(`${text}\n`);
+}
+
+/** Writes `value` as JSON and a line break. */
+export function writeJson(stream: NodeJS.WritableStream, value: unknown, indent?: number): void {
+  stream.write(`${JSON.stringify(value, null, indent)}\n`);
+}
+
+/** A number with thousands separators, the same on every machine (`3,000`). */
+export function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Prints rows as aligned columns (cells cut at 32 characters, line breaks shown as spaces). */
+export function printTable(out: NodeJS.WritableStream, header: string[], rows: string[][]): void {
+  const clean = (s: string) => {
+    const flat = s.replace(/[\r\n\t]+/g, ' ');
+    return flat.length > 32 ? `${flat.slice(0, 31)}…` : flat;
+  };
+  const cells = [header, ...rows.map((r) => r.map(clean))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => [...(r[i] ?? '')].length)));
+  for (const r of cells) writeLine(out, r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - [...c].length))).join('  ').trimEnd());
+}
+
+/**
+ * Writes records' JSON texts as one JSON array, as they arrive, in chunks of about 1 MiB, so a large
+ * `--limit` never holds every record in memory.
+ */
+export class JsonArrayWriter {
+  readonly #out: NodeJS.WritableStream;
+  #chunk = '[';
+  #first = true;
+
+  constructor(out: NodeJS.WritableStream) {
+    this.#out = out;
+  }
+
+  /** Appends records (each a JSON text). */
+  add(raws: readonly string[]): void {
+    for (const raw of raws) {
+      this.#chunk += `${this.#first ? '\n' : ',\n'}${raw}`;
+      this.#first = false;
+      if (this.#chunk.length >= 1 << 20) {
+        this.#out.write(this.#chunk);
+        this.#chunk = '';
+      }
+    }
+  }
+
+  /** Closes the array and the line. */
+  end(): void {
+    this.#out.write(`${this.#chunk}${this.#first ? ']' : '\n]'}\n`);
+    this.#chunk = '';
+  }
+}
+
+/** The cell text of a JSON value: '' for null and absent, strings as they are, the rest as JSON. */
+function cell(v: unknown): string {
+  return v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** Prints records of the service (§2.2 contacts, §2.3 orders) as a table, and their number to stderr. */
+export function printRecordTable(out: NodeJS.WritableStream, err: NodeJS.WritableStream, kind: 'contacts' | 'orders', raws: readonly string[]): void {
+  const records = raws.map((r) => JSON.parse(r) as Record<string, unknown>);
+  if (kind === 'contacts') {
+    printTable(
+      out,
+      ['ID', 'NAME', 'COMPANY', 'EMAIL', 'CITY', 'STATE', 'LABELS'],
+      records.map((c) => [cell(c.id), cell(c.fullName), cell(c.companyName), cell(c.email), cell(c.city), cell(c.state), Array.isArray(c.ContactLabels) ? c.ContactLabels.map((l: { title?: unknown }) => cell(l.title)).join(', ') : '']),
+    );
+  } else {
+    const sub = (v: unknown, key: string) => (v && typeof v === 'object' ? cell((v as Record<string, unknown>)[key]) : '');
+    printTable(
+      out,
+      ['ID', 'STATUS', 'CAMPAIGN', 'PRODUCT', 'TEMPLATE', 'RECIPIENTS', 'DELIVERED'],
+      records.map((o) => {
+        const contacts = Array.isArray(o.contacts) ? (o.contacts as { isDelivered?: unknown }[]) : [];
+        return [cell(o.id), cell(o.status), sub(o.campaign, 'name'), sub(o.product, 'name'), sub(o.template, 'title'), String(contacts.length), String(contacts.filter((c) => c.isDelivered === true).length)];
+      }),
+    );
+  }
+  writeLine(err, `${fmt(records.length)} ${kind} shown.`);
+}
