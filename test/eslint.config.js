@@ -8,6 +8,21 @@ import globals from 'globals';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'node:*'];
+/** A relative import that reaches into electron/ (only main and the preload live there). */
+const toElectronFolder = (folder) => ({ regex: '^(\\.\\./)+electron/', message: `${folder} cannot reach electron/ by a relative path; share code through shared/.` });
+
+/**
+ * Zones inside electron/main: the modules below the core (api, cache, sync, export, profiles,
+ * credentials) never import the front ends above them (ipc, app, the core, the CLI, the handler
+ * table, the Electron entry) nor Electron itself, since the CLI and the worker threads run them in
+ * plain Node; the cache imports neither the sync nor the export, which are built on it.
+ */
+const upward = { regex: '^(\\.\\./)+(ipc|app|core|cli)/|^(\\.\\./)+(handlers|index)\\.ts$', message: 'Modules below the core never import ipc/, app/, core/, cli/, handlers.ts or index.ts: pass what they need in as arguments.' };
+const cacheUpward = { regex: '^(\\.\\./)+(sync|export)/', message: 'cache/ is below sync/ and export/: it never imports them (register jobs from outside cache/).' };
+const noElectron = { name: 'electron', message: 'This module runs in plain Node too (CLI, worker threads): no electron here.' };
+/** The same rule for `import()` with a literal path, which no-restricted-imports does not see. */
+const dynamicImport = (pattern, message) => ({ selector: `ImportExpression[source.value=/${pattern.replaceAll('/', '\\/')}/]`, message });
+
 const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'HTMLElement'].map((name) => ({
   name,
   message: 'shared/ is pure: no DOM here.',
@@ -36,7 +51,10 @@ export default tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: ['electron'], patterns: [{ group: ['node:*', ...builtinModules], message: 'shared/ is pure: no Node APIs.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: ['electron'], patterns: [{ group: ['node:*', ...builtinModules], message: 'shared/ is pure: no Node APIs.' }, toElectronFolder('shared/')] },
+      ],
       'no-restricted-globals': ['error', ...domGlobals, { name: 'process', message: 'shared/ is pure: no Node APIs.' }, { name: 'Buffer', message: 'shared/ is pure.' }],
     },
   },
@@ -46,8 +64,22 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: ['electron'], patterns: [{ group: nodeBuiltins, message: 'renderer/ is the page: no Node APIs; ask main through window.letterdesk.' }] },
+        { paths: ['electron'], patterns: [{ group: nodeBuiltins, message: 'renderer/ is the page: no Node APIs; ask main through window.letterdesk.' }, toElectronFolder('renderer/')] },
       ],
+    },
+  },
+  {
+    files: ['electron/main/{api,sync,export,profiles,credentials}/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [upward] }],
+      'no-restricted-syntax': ['error', dynamicImport(upward.regex, upward.message)],
+    },
+  },
+  {
+    files: ['electron/main/cache/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [upward, cacheUpward] }],
+      'no-restricted-syntax': ['error', dynamicImport(upward.regex, upward.message), dynamicImport(cacheUpward.regex, cacheUpward.message)],
     },
   },
   {

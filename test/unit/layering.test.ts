@@ -11,7 +11,7 @@ const eslint = new ESLint({ cwd: root, overrideConfigFile: resolve(root, 'test/e
 
 async function restricted(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: resolve(root, file) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals' || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
 }
 
 describe('import rules per folder', () => {
@@ -26,6 +26,28 @@ describe('import rules per folder', () => {
     expect(await restricted('renderer/src/probe.ts', "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;")).toHaveLength(1);
     expect(await restricted('renderer/src/probe.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toHaveLength(1);
     expect(await restricted('renderer/src/probe.ts', "import { calls } from '../../shared/contract.ts';\nexport const a = [calls, document.title];")).toEqual([]);
+  });
+  it('renderer/ and shared/ cannot reach electron/ by a relative path', async () => {
+    expect(await restricted('renderer/src/probe.ts', "import { logger } from '../../electron/main/log.ts';\nexport const a = logger;")).toHaveLength(1);
+    expect(await restricted('shared/probe.ts', "import type { Core } from '../electron/main/core/index.ts';\nexport type A = Core;")).toHaveLength(1);
+  });
+  it.each(['api', 'cache', 'sync', 'export', 'profiles', 'credentials'])('electron/main/%s/ never imports the front ends above it, nor electron', async (zone) => {
+    for (const upward of ['../ipc/dispatch.ts', '../app/security.ts', '../core/index.ts', '../cli/program.ts', '../handlers.ts', '../index.ts']) {
+      expect(await restricted(`electron/main/${zone}/probe.ts`, `import * as m from '${upward}';\nexport const a = m;`), upward).toHaveLength(1);
+    }
+    expect(await restricted(`electron/main/${zone}/probe.ts`, "import type { Core } from '../core/index.ts';\nexport type A = Core;")).toHaveLength(1);
+    expect(await restricted(`electron/main/${zone}/probe.ts`, "import { app } from 'electron';\nexport const a = app;")).toHaveLength(1);
+    expect(await restricted(`electron/main/${zone}/probe.ts`, "export const a = () => import('../core/index.ts');")).toHaveLength(1);
+    expect(await restricted(`electron/main/${zone}/probe.ts`, "import { logger } from '../log.ts';\nimport { cacheDir } from '../paths.ts';\nexport const a = [logger, cacheDir];")).toEqual([]);
+  });
+  it('cache/ imports neither sync/ nor export/, statically or dynamically', async () => {
+    expect(await restricted('electron/main/cache/probe.ts', "import { runSync } from '../sync/engine.ts';\nexport const a = runSync;")).toHaveLength(1);
+    expect(await restricted('electron/main/cache/probe.ts', "import type { ExportOutcome } from '../export/run.ts';\nexport type A = ExportOutcome;")).toHaveLength(1);
+    expect(await restricted('electron/main/cache/probe.ts', "export const a = () => import('../export/run.ts');")).toHaveLength(1);
+    expect(await restricted('electron/main/cache/migrations/probe.ts', "import { runSync } from '../../sync/engine.ts';\nexport const a = runSync;")).toHaveLength(1);
+    // sync/ and export/ build on the cache.
+    expect(await restricted('electron/main/sync/probe.ts', "import { openCache } from '../cache/db.ts';\nexport const a = openCache;")).toEqual([]);
+    expect(await restricted('electron/main/export/probe.ts', "import { openCache } from '../cache/db.ts';\nexport const a = openCache;")).toEqual([]);
   });
   it('the preload imports only electron and shared/', async () => {
     expect(await restricted('electron/preload/probe.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toHaveLength(1);
