@@ -59,6 +59,8 @@ export interface CredentialStatus {
   savedAt: string | null;
   /** The service answered 401/403 with these tokens. */
   rejected: boolean;
+  /** The service the tokens were saved for (origin of the base URL, account scope); null for tokens saved before binding existed. */
+  boundTo: { origin: string; accountId: string | null } | null;
   /** Set when the keychain cannot be used: what is wrong and how to fix it. */
   keychainProblem: string | null;
 }

@@ -12,11 +12,14 @@ import { LetterdeskError } from '../../shared/errors.ts';
 import { isSafeExternalUrl } from './app/security.ts';
 import type { CacheClient } from './cache/client.ts';
 import type { Core } from './core/index.ts';
-import { normalizeTokens } from './credentials/store.ts';
+import { bindingOf, normalizeTokens, type TokenBinding } from './credentials/store.ts';
+import { logger } from './log.ts';
 import { exportColumns } from './export/columns.ts';
 import { defaultExportFileName } from './export/run.ts';
 
 const SAMPLE_PROFILE_NAME = 'Sample data';
+
+const sameBinding = (a: TokenBinding, b: TokenBinding): boolean => a.origin === b.origin && a.accountId === b.accountId;
 
 /** Builds the handler table over a core (core/index.ts). */
 export function createHandlers(core: Core): Handlers {
@@ -49,9 +52,10 @@ export function createHandlers(core: Core): Handlers {
       const tokens = credentials ? normalizeTokens(credentials) : null;
       const before = input.id === undefined ? null : core.profiles.get(input.id);
       const profile = core.profiles.save(input);
+      const binding = bindingOf(profile);
       if (credentials && tokens) {
         try {
-          await core.credentials.set(profile.id, tokens, { sessionOnly: credentials.sessionOnly });
+          await core.credentials.set(profile.id, tokens, { sessionOnly: credentials.sessionOnly, boundTo: binding });
         } catch (error) {
           // Nothing of this save is kept. A new profile whose tokens could not be stored is removed
           // (the person is still in the form, with the error, and submitting again does not meet
@@ -61,6 +65,9 @@ export function createHandlers(core: Core): Handlers {
           else core.profiles.save({ id: before.id, name: before.name, environment: before.environment, baseUrl: before.baseUrl, accountId: before.accountId, pageSize: before.pageSize });
           throw error;
         }
+      } else if (before !== null && !sameBinding(bindingOf(before), binding)) {
+        // A new address or account asks for its own tokens: the old ones are never sent there.
+        await core.credentials.clear(profile.id).catch((error: unknown) => logger.warn(`profiles: tokens of ${profile.id} not removed after its address changed`, error));
       }
       if (core.profiles.list().activeProfileId === null) core.profiles.use(profile.id);
       profilesChanged();
@@ -95,8 +102,9 @@ export function createHandlers(core: Core): Handlers {
     },
 
     async setCredentials({ profileId, accessToken, refreshToken, sessionOnly }) {
-      if (!core.profiles.get(profileId)) throw new LetterdeskError('NOT_FOUND', 'That profile no longer exists.');
-      return core.credentials.set(profileId, { accessToken, refreshToken }, { sessionOnly });
+      const profile = core.profiles.get(profileId);
+      if (!profile) throw new LetterdeskError('NOT_FOUND', 'That profile no longer exists.');
+      return core.credentials.set(profileId, { accessToken, refreshToken }, { sessionOnly, boundTo: bindingOf(profile) });
     },
 
     async clearCredentials({ profileId }) {

@@ -7,7 +7,7 @@
 import type { Profile } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { tokensFromEnv } from '../credentials/env.ts';
-import type { CredentialStore, Tokens } from '../credentials/store.ts';
+import { bindingOf, type CredentialStore, type Tokens } from '../credentials/store.ts';
 import { registerSecret } from '../log.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../sampleApi/server.ts';
 import type { TokenSourceOptions } from './options.ts';
@@ -47,7 +47,7 @@ export class TokenSource {
     }
     let keychainProblem: string | null = null;
     try {
-      const stored = await this.#credentials.get(profile.id);
+      const stored = await this.#credentials.getFor(profile.id, bindingOf(profile));
       if (stored) return { tokens: stored, from: 'store' };
     } catch (error) {
       // With no other source to try, the keychain's own message is the answer.

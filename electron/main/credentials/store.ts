@@ -2,7 +2,10 @@
  * Access and refresh tokens per profile (DESIGN.md "Credentials and profiles").
  *
  * - Stored in the OS keychain through keytar: service `Letterdesk`, account = profile id, one JSON
- *   secret `{ v, accessToken, refreshToken, savedAt, rejected }` so both tokens change together.
+ *   secret `{ v, accessToken, refreshToken, savedAt, rejected, boundTo }` so both tokens change together.
+ * - Bound to the service they were saved for (`boundTo`: the origin of the profile's base URL and its
+ *   account scope): {@link CredentialStore.getFor} refuses them for any other, so editing a profile's
+ *   address never sends its tokens to the new one.
  * - Or kept in memory for this session only (by choice, or when the keychain cannot be used).
  *   There is no other fallback: tokens are never written to a file.
  * - Every token read or set is registered with the logger's redaction ({@link registerSecret}) for the
@@ -27,10 +30,27 @@ export interface Tokens {
   refreshToken: string | null;
 }
 
+/** The service tokens were saved for: the origin of the profile's base URL and its `meta.account_id` scope. */
+export interface TokenBinding {
+  /** `scheme://host[:port]` of the base URL. */
+  origin: string;
+  accountId: string | null;
+}
+
+/**
+ * The binding of a profile's tokens.
+ * @throws TypeError when `baseUrl` is not a URL (profiles are validated when saved)
+ */
+export function bindingOf(profile: { baseUrl: string; accountId: string | null }): TokenBinding {
+  return { origin: new URL(profile.baseUrl).origin, accountId: profile.accountId };
+}
+
 /** Options of {@link CredentialStore.set}. */
 export interface SetCredentialsOptions {
   /** Keep the tokens in memory only, gone when the process ends. */
   sessionOnly: boolean;
+  /** The service the tokens are for; tokens saved without one (by earlier versions) are used for any. */
+  boundTo?: TokenBinding;
 }
 
 /** Options of the {@link CredentialStore} constructor. */
@@ -49,6 +69,13 @@ interface Entry {
   tokens: Tokens;
   savedAt: string | null;
   rejected: boolean;
+  boundTo: TokenBinding | null;
+}
+
+function parseBinding(value: unknown): TokenBinding | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { origin, accountId } = value as Record<string, unknown>;
+  return typeof origin === 'string' ? { origin, accountId: typeof accountId === 'string' ? accountId : null } : null;
 }
 
 const PROFILE_ID = /^[a-z0-9-]{1,64}$/;
@@ -91,6 +118,7 @@ function parseSecret(secret: string): Entry | null {
         tokens: { accessToken: value.accessToken, refreshToken: typeof value.refreshToken === 'string' && value.refreshToken !== '' ? value.refreshToken : null },
         savedAt: typeof value.savedAt === 'string' ? value.savedAt : null,
         rejected: value.rejected === true,
+        boundTo: parseBinding(value.boundTo),
       };
     }
   } catch {
@@ -98,7 +126,7 @@ function parseSecret(secret: string): Entry | null {
   }
   // A bare token put there by hand (e.g. with secret-tool): use it as the access token.
   const bare = secret.trim();
-  return bare !== '' && !bare.startsWith('{') && !/\s/.test(bare) ? { tokens: { accessToken: bare, refreshToken: null }, savedAt: null, rejected: false } : null;
+  return bare !== '' && !bare.startsWith('{') && !/\s/.test(bare) ? { tokens: { accessToken: bare, refreshToken: null }, savedAt: null, rejected: false, boundTo: null } : null;
 }
 
 function serialise(entry: Entry): string {
@@ -108,6 +136,7 @@ function serialise(entry: Entry): string {
     refreshToken: entry.tokens.refreshToken,
     savedAt: entry.savedAt,
     rejected: entry.rejected,
+    boundTo: entry.boundTo,
   });
 }
 
@@ -169,12 +198,12 @@ export class CredentialStore {
       }
     }
     if (session) {
-      return { profileId, stored: true, storage: 'session', savedAt: session.savedAt, rejected: session.rejected, keychainProblem };
+      return { profileId, stored: true, storage: 'session', savedAt: session.savedAt, rejected: session.rejected, boundTo: session.boundTo, keychainProblem };
     }
     if (stored) {
-      return { profileId, stored: true, storage: 'keychain', savedAt: stored.savedAt, rejected: stored.rejected || this.#rejected.has(profileId), keychainProblem };
+      return { profileId, stored: true, storage: 'keychain', savedAt: stored.savedAt, rejected: stored.rejected || this.#rejected.has(profileId), boundTo: stored.boundTo, keychainProblem };
     }
-    return { profileId, stored: false, storage: null, savedAt: null, rejected: false, keychainProblem };
+    return { profileId, stored: false, storage: null, savedAt: null, rejected: false, boundTo: null, keychainProblem };
   }
 
   /**
@@ -189,7 +218,7 @@ export class CredentialStore {
     checkProfileId(profileId);
     const clean = normalizeTokens(tokens);
     registerTokens(clean);
-    const entry: Entry = { tokens: clean, savedAt: new Date().toISOString(), rejected: false };
+    const entry: Entry = { tokens: clean, savedAt: new Date().toISOString(), rejected: false, boundTo: options.boundTo ?? null };
     this.#rejected.delete(profileId);
 
     if (options.sessionOnly || !this.keychainEnabled) {
@@ -222,15 +251,40 @@ export class CredentialStore {
    * @throws LetterdeskError KEYCHAIN_UNAVAILABLE when the keychain cannot be read and there are no session tokens
    */
   async get(profileId: string): Promise<Tokens | null> {
+    const entry = await this.#entry(profileId);
+    return entry ? { ...entry.tokens } : null;
+  }
+
+  /**
+   * The profile's tokens for a request to the service `binding` names: tokens saved for another
+   * origin or account are never returned.
+   * @returns null when none are stored
+   * @throws LetterdeskError AUTH_MISSING when the stored tokens were saved for another service (the
+   *   message names both, never the tokens); KEYCHAIN_UNAVAILABLE as {@link CredentialStore.get}
+   */
+  async getFor(profileId: string, binding: TokenBinding): Promise<Tokens | null> {
+    const entry = await this.#entry(profileId);
+    if (!entry) return null;
+    const bound = entry.boundTo;
+    if (bound && (bound.origin !== binding.origin || bound.accountId !== binding.accountId)) {
+      const describe = (b: TokenBinding) => `${b.origin}${b.accountId ? ` (account ${b.accountId})` : ''}`;
+      throw new LetterdeskError(
+        'AUTH_MISSING',
+        `The stored tokens were saved for ${describe(bound)}, and the profile now points at ${describe(binding)}. They are never sent anywhere else: enter the tokens for the new address in Profiles.`,
+      );
+    }
+    return { ...entry.tokens };
+  }
+
+  async #entry(profileId: string): Promise<Entry | null> {
     checkProfileId(profileId);
     const session = this.#session.get(profileId);
-    if (session) return { ...session.tokens };
+    if (session) return session;
     if (!this.keychainEnabled) return null;
     const secret = await this.#keychain.get(profileId);
     const entry = secret === null ? null : parseSecret(secret);
-    if (!entry) return null;
-    registerTokens(entry.tokens);
-    return { ...entry.tokens };
+    if (entry) registerTokens(entry.tokens);
+    return entry;
   }
 
   /**
