@@ -3,12 +3,24 @@
  * messages and progress to stderr; human-readable tables with aligned columns.
  */
 
-/** Writes `text` and a line break. */
-export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
-  stream.write(`${text}\n`);
+/**
+ * Control (Cc) and format (Cf) characters other than the line break: a terminal acts on them (escape
+ * and OSC sequences retitle windows, write the clipboard or repaint earlier output; bidi overrides
+ * reorder text), so text from the service never reaches it with them.
+ */
+const UNPRINTABLE = /(?!\n)[\p{Cc}\p{Cf}]/gu;
+
+/** `text` with every control and format character but the line break shown as U+FFFD. */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, '\uFFFD');
 }
 
-/** Writes `value` as JSON and a line break. */
+/** Writes human-readable `text` (made {@link printable}) and a line break. */
+export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
+  stream.write(`${printable(text)}\n`);
+}
+
+/** Writes `value` as JSON and a line break, exactly (JSON escapes what a terminal would act on in strings it must). */
 export function writeJson(stream: NodeJS.WritableStream, value: unknown, indent?: number): void {
   stream.write(`${JSON.stringify(value, null, indent)}\n`);
 }
@@ -21,7 +33,7 @@ export function fmt(n: number): string {
 /** Prints rows as aligned columns (cells cut at 32 characters, line breaks shown as spaces). */
 export function printTable(out: NodeJS.WritableStream, header: string[], rows: string[][]): void {
   const clean = (s: string) => {
-    const flat = s.replace(/[\r\n\t]+/g, ' ');
+    const flat = printable(s.replace(/[\r\n\t]+/g, ' '));
     return flat.length > 32 ? `${flat.slice(0, 31)}…` : flat;
   };
   const cells = [header, ...rows.map((r) => r.map(clean))];
