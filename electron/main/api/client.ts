@@ -12,7 +12,9 @@
  * - Failures become `LetterdeskError`s with stable codes (shared/errors.ts): AUTH_REJECTED (401/403),
  *   RATE_LIMITED (429), SERVER_ERROR (5xx), NETWORK_UNREACHABLE (refused, reset, DNS, dropped or
  *   truncated body), TIMEOUT (per-attempt timeout or 408), BAD_RESPONSE (not JSON, not the envelope,
- *   other unexpected status), VALIDATION (the service answered 400 to our query), CANCELLED.
+ *   a redirect, other unexpected status), VALIDATION (the service answered 400 to our query), CANCELLED.
+ * - No redirect is followed (a 3xx is BAD_RESPONSE naming where the service pointed): the tokens
+ *   stay with the profile's base URL, and only its own answers are taken as data.
  * - Retries with exponential backoff and full jitter for TIMEOUT, NETWORK_UNREACHABLE, SERVER_ERROR,
  *   RATE_LIMITED (waiting what `Retry-After` says instead, capped) and for a 2xx body that is not JSON
  *   (a proxy page or a cut-off body). Never for 400/401/403/404, a wrong envelope, or cancellation.
@@ -135,6 +137,8 @@ interface Failure {
   code: ErrorCode;
   /** What happened, without advice (advice is added once retries are over). */
   what: string;
+  /** What to do, when the code's usual advice does not fit. */
+  advice?: string;
   status?: number;
   retryable: boolean;
   retryAfterMs?: number;
@@ -151,6 +155,36 @@ const ADVICE: Record<string, string> = {
 };
 
 const SAFE_TOKEN = /^[\x21-\x7e]+$/;
+
+/** Longest part of a service-supplied address quoted in a message. */
+const QUOTED_URL_CHARS = 300;
+
+/**
+ * The failure for a 3xx answer. No redirect is followed: the tokens would go with the request to
+ * wherever the service points (Node's fetch drops `Authorization` across origins but keeps
+ * `refreshtoken`), and the other address's answer would be taken as the service's data.
+ */
+function redirectFailure(status: number, location: string | null, requestUrl: string): Failure {
+  if (location === null || location.trim() === '') {
+    return { code: 'BAD_RESPONSE', status, what: `the service answered HTTP ${status} without saying where to go`, retryable: false };
+  }
+  let where: string;
+  try {
+    where = new URL(location, requestUrl).href;
+  } catch {
+    where = location;
+  }
+  // eslint-disable-next-line no-control-regex
+  where = redact(where).replace(/[\u0000-\u001f\u007f]/g, '');
+  if (where.length > QUOTED_URL_CHARS) where = `${where.slice(0, QUOTED_URL_CHARS)}…`;
+  return {
+    code: 'BAD_RESPONSE',
+    status,
+    what: `the service answered HTTP ${status}, redirecting to ${where}; Letterdesk follows no redirects, so the tokens were not sent there`,
+    advice: "If the service has really moved there, check that the new address belongs to it, then change the profile's base URL.",
+    retryable: false,
+  };
+}
 
 /** Parses `Retry-After` (seconds or HTTP date) into milliseconds; undefined when absent or invalid. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
@@ -240,7 +274,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       let response: Response;
       let text: string;
       try {
-        response = await ky.get(path, { prefix, searchParams, headers, timeout: false, retry: 0, throwHttpErrors: false, signal: controller.signal });
+        response = await ky.get(path, { prefix, searchParams, headers, timeout: false, retry: 0, throwHttpErrors: false, redirect: 'manual', signal: controller.signal });
         text = await response.text();
       } catch (error) {
         if (timedOut) throw { code: 'TIMEOUT', what: `no complete answer within ${timeoutMs} ms`, retryable: true } satisfies Failure;
@@ -248,6 +282,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         throw { code: 'NETWORK_UNREACHABLE', what: `could not reach ${where} (${networkReason(error)})`, retryable: true } satisfies Failure;
       }
       const status = response.status;
+      if (status >= 300 && status <= 399) throw redirectFailure(status, response.headers.get('location'), response.url || `${prefix}/${path}`);
       if (status === 401 || status === 403) throw { code: 'AUTH_REJECTED', status, what: `the service rejected the tokens (HTTP ${status})`, retryable: false } satisfies Failure;
       if (status === 429) {
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
@@ -316,7 +351,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!failure.retryable || attemptNo > limit) {
         report(false, failure.code);
         const tries = attemptNo > 1 ? ` after ${attemptNo} attempts` : '';
-        throw new LetterdeskError(failure.code, `${endpoint} failed: ${failure.what}${tries}. ${ADVICE[failure.code] ?? 'Details are in the log file.'}`, {
+        throw new LetterdeskError(failure.code, `${endpoint} failed: ${failure.what}${tries}. ${failure.advice ?? ADVICE[failure.code] ?? 'Details are in the log file.'}`, {
           details: { endpoint, status: failure.status ?? null, attempts: attemptNo },
         });
       }
