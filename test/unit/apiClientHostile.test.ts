@@ -76,3 +76,74 @@ describe('redirects are never followed', () => {
     expect((await failure(client.listContacts({}))).message).toMatch(/HTTP 302 without saying where/);
   });
 });
+
+/**
+ * A service that starts a valid-looking page and never ends it: 64 KiB chunks, written only as fast
+ * as the client reads (back-pressure), until the connection closes or `limit` bytes went out.
+ * `sent()` is what the client could have read at most.
+ */
+async function endlessServer(limit: number) {
+  let sent = 0;
+  let closed!: () => void;
+  const done = new Promise<void>((r) => (closed = r));
+  const chunk = Buffer.from('{"id":"1","firstName":"Endless"},'.repeat(2000));
+  const s = await server((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"message":"success","data":{"count":1,"rows":[');
+    const pump = () => {
+      while (sent < limit && !res.destroyed) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end('{}]}}');
+    };
+    res.on('close', closed);
+    pump();
+  });
+  return { ...s, sent: () => sent, done };
+}
+
+describe('a response larger than its page can be is cut off', () => {
+  const MiB = 1024 * 1024;
+
+  it('the connection probe (one row): stops reading at the small fixed cap', async () => {
+    const limit = 512 * MiB;
+    const s = await endlessServer(limit);
+    const client = createApiClient({ baseUrl: s.baseUrl, getTokens: tokens, retry: { limit: 3, baseDelayMs: 1 }, timeoutMs: 60_000 });
+    const err = await failure(client.listContacts({ page: 0, pageSize: 1 }));
+    expect(err.code).toBe('BAD_RESPONSE');
+    expect(err.message).toMatch(/larger than 1 MiB for a page of 1 row/);
+    expect(err.message).toMatch(/page size/);
+    await s.done;
+    // What the server got out before the client hung up: the cap plus what the loopback socket
+    // buffers hold, nowhere near the endless body.
+    expect(s.sent()).toBeLessThan(1 * MiB + 32 * MiB);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it('a page of 100 rows: cut off at the cap derived from the page size', async () => {
+    const s = await endlessServer(512 * MiB);
+    const client = createApiClient({ baseUrl: s.baseUrl, getTokens: tokens, retry: { limit: 3, baseDelayMs: 1 }, timeoutMs: 60_000 });
+    const heapBefore = process.memoryUsage().heapUsed;
+    const err = await failure(client.listOrders({ page: 0, pageSize: 100 }));
+    expect(err.code).toBe('BAD_RESPONSE');
+    expect(err.message).toMatch(/larger than 10\.3 MiB for a page of 100 rows/);
+    await s.done;
+    expect(s.sent()).toBeLessThan(10.25 * MiB + 32 * MiB);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * MiB);
+  });
+
+  it('a Content-Length over the cap is refused before the body is read', async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(400 * MiB) });
+      res.write('{"message":"success","data":{"count":1,"rows":[');
+      // ... and nothing more: a client that waits for the body waits for its timeout.
+    });
+    const client = createApiClient({ baseUrl: s.baseUrl, getTokens: tokens, retry: { limit: 0 }, timeoutMs: 10_000 });
+    const started = performance.now();
+    const err = await failure(client.listContacts({ pageSize: 10 }));
+    expect(err.code).toBe('BAD_RESPONSE');
+    expect(err.message).toMatch(/larger than 4\.6 MiB for a page of 10 rows/);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});

@@ -12,9 +12,10 @@
  * - Failures become `LetterdeskError`s with stable codes (shared/errors.ts): AUTH_REJECTED (401/403),
  *   RATE_LIMITED (429), SERVER_ERROR (5xx), NETWORK_UNREACHABLE (refused, reset, DNS, dropped or
  *   truncated body), TIMEOUT (per-attempt timeout or 408), BAD_RESPONSE (not JSON, not the envelope,
- *   a redirect, other unexpected status), VALIDATION (the service answered 400 to our query), CANCELLED.
+ *   a redirect, an answer over the size cap of its page, other unexpected status), VALIDATION (the service answered 400 to our query), CANCELLED.
  * - No redirect is followed (a 3xx is BAD_RESPONSE naming where the service pointed): the tokens
  *   stay with the profile's base URL, and only its own answers are taken as data.
+ * - A body is read up to a cap derived from the page size ({@link responseByteCap}), never beyond.
  * - Retries with exponential backoff and full jitter for TIMEOUT, NETWORK_UNREACHABLE, SERVER_ERROR,
  *   RATE_LIMITED (waiting what `Retry-After` says instead, capped) and for a 2xx body that is not JSON
  *   (a proxy page or a cut-off body). Never for 400/401/403/404, a wrong envelope, or cancellation.
@@ -38,8 +39,10 @@ import {
 } from '../../../shared/serviceRecords.ts';
 import { logger, redact, registerSecret } from '../log.ts';
 import { encodeContactParams, encodeOrderParams, type ContactListParams, type OrderListParams } from './params.ts';
+import { isFailure, readBodyCapped, redirectFailure, responseByteCap, type Failure } from './response.ts';
 
 export type { ContactListParams, OrderListParams, AddressStatus, DayFilter, DayRange } from './params.ts';
+export { ONE_ROW_RESPONSE_BYTES, RESPONSE_BYTES_BASE, RESPONSE_BYTES_PER_ROW, responseByteCap } from './response.ts';
 
 /** The credentials of a profile (§5). `refreshToken` is sent on `/contacts` when not null. */
 export interface Tokens {
@@ -133,17 +136,6 @@ export const orderRowValidator = z.object({
   template: z.object({ ...templateSchema.shape, creator: z.object(templateSchema.shape.creator.shape) }),
 });
 
-interface Failure {
-  code: ErrorCode;
-  /** What happened, without advice (advice is added once retries are over). */
-  what: string;
-  /** What to do, when the code's usual advice does not fit. */
-  advice?: string;
-  status?: number;
-  retryable: boolean;
-  retryAfterMs?: number;
-}
-
 const ADVICE: Record<string, string> = {
   AUTH_REJECTED: 'Enter new tokens for this profile, then try again.',
   RATE_LIMITED: 'Wait a few minutes, then try again.',
@@ -155,36 +147,6 @@ const ADVICE: Record<string, string> = {
 };
 
 const SAFE_TOKEN = /^[\x21-\x7e]+$/;
-
-/** Longest part of a service-supplied address quoted in a message. */
-const QUOTED_URL_CHARS = 300;
-
-/**
- * The failure for a 3xx answer. No redirect is followed: the tokens would go with the request to
- * wherever the service points (Node's fetch drops `Authorization` across origins but keeps
- * `refreshtoken`), and the other address's answer would be taken as the service's data.
- */
-function redirectFailure(status: number, location: string | null, requestUrl: string): Failure {
-  if (location === null || location.trim() === '') {
-    return { code: 'BAD_RESPONSE', status, what: `the service answered HTTP ${status} without saying where to go`, retryable: false };
-  }
-  let where: string;
-  try {
-    where = new URL(location, requestUrl).href;
-  } catch {
-    where = location;
-  }
-  // eslint-disable-next-line no-control-regex
-  where = redact(where).replace(/[\u0000-\u001f\u007f]/g, '');
-  if (where.length > QUOTED_URL_CHARS) where = `${where.slice(0, QUOTED_URL_CHARS)}…`;
-  return {
-    code: 'BAD_RESPONSE',
-    status,
-    what: `the service answered HTTP ${status}, redirecting to ${where}; Letterdesk follows no redirects, so the tokens were not sent there`,
-    advice: "If the service has really moved there, check that the new address belongs to it, then change the profile's base URL.",
-    retryable: false,
-  };
-}
 
 /** Parses `Retry-After` (seconds or HTTP date) into milliseconds; undefined when absent or invalid. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
@@ -252,7 +214,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? 60_000;
 
   /** One attempt: response and body within `timeoutMs` (the parsed JSON and the body's length), or a Failure thrown. */
-  const attempt = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, signal: AbortSignal | undefined): Promise<{ json: unknown; bodyLength: number }> => {
+  const attempt = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, pageSize: number, signal: AbortSignal | undefined): Promise<{ json: unknown; bodyLength: number }> => {
     const tokens = await options.getTokens();
     registerSecret(tokens.accessToken);
     registerSecret(tokens.refreshToken);
@@ -275,8 +237,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       let text: string;
       try {
         response = await ky.get(path, { prefix, searchParams, headers, timeout: false, retry: 0, throwHttpErrors: false, redirect: 'manual', signal: controller.signal });
-        text = await response.text();
+        text = await readBodyCapped(response, responseByteCap(pageSize), pageSize);
       } catch (error) {
+        if (isFailure(error)) throw error;
         if (timedOut) throw { code: 'TIMEOUT', what: `no complete answer within ${timeoutMs} ms`, retryable: true } satisfies Failure;
         if (signal?.aborted) throw { code: 'CANCELLED', what: 'cancelled', retryable: false } satisfies Failure;
         throw { code: 'NETWORK_UNREACHABLE', what: `could not reach ${where} (${networkReason(error)})`, retryable: true } satisfies Failure;
@@ -317,7 +280,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   /** The call: attempts with retries, then the envelope check. */
-  const call = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, signal: AbortSignal | undefined): Promise<{ json: { count: number; rows: unknown[] }; attempts: number; bodyLength: number }> => {
+  const call = async (
+    path: 'contacts' | 'orders/',
+    searchParams: URLSearchParams,
+    pageSize: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ json: { count: number; rows: unknown[] }; attempts: number; bodyLength: number }> => {
     const endpoint = `GET /${path}`;
     const cancelled = () => new LetterdeskError('CANCELLED', `The request ${endpoint} was cancelled.`);
     const report = (ok: boolean, code?: ErrorCode) => {
@@ -331,7 +299,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (signal?.aborted) throw cancelled();
       let failure: Failure;
       try {
-        const { json, bodyLength } = await attempt(path, searchParams, signal);
+        const { json, bodyLength } = await attempt(path, searchParams, pageSize, signal);
         const envelope = envelopeSchema.safeParse(json);
         if (!envelope.success) {
           failure = { code: 'BAD_RESPONSE', what: `the answer is not the {message, data: {count, rows}} envelope (${describeIssues(envelope.error.issues)})`, retryable: false };
@@ -344,7 +312,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           if (error.code !== 'CANCELLED') report(false, error.code);
           throw error;
         }
-        if (typeof error === 'object' && error !== null && 'retryable' in error) failure = error as Failure;
+        if (isFailure(error)) failure = error;
         else failure = { code: 'INTERNAL', what: `unexpected failure (${(error as Error)?.name ?? 'error'})`, retryable: false };
       }
       if (failure.code === 'CANCELLED') throw cancelled();
@@ -381,12 +349,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     async listContacts(params, opts) {
       const sp = encodeContactParams(params);
-      const answer = await call('contacts', sp, opts?.signal);
-      return pageOf(params.page ?? 0, params.pageSize ?? 10, answer, parseRows<Contact>(answer.json.rows, contactRowValidator));
+      const pageSize = params.pageSize ?? 10;
+      const answer = await call('contacts', sp, pageSize, opts?.signal);
+      return pageOf(params.page ?? 0, pageSize, answer, parseRows<Contact>(answer.json.rows, contactRowValidator));
     },
     async listOrders(params, opts) {
       const sp = encodeOrderParams(params);
-      const answer = await call('orders/', sp, opts?.signal);
+      const answer = await call('orders/', sp, params.pageSize, opts?.signal);
       return pageOf(params.page, params.pageSize, answer, parseRows<Order>(answer.json.rows, orderRowValidator));
     },
   };
