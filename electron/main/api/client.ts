@@ -38,6 +38,7 @@ import {
   type Order,
 } from '../../../shared/serviceRecords.ts';
 import { logger, redact, registerSecret } from '../log.ts';
+import { isLoopbackHost } from '../profiles/baseUrl.ts';
 import { encodeContactParams, encodeOrderParams, type ContactListParams, type OrderListParams } from './params.ts';
 import { isFailure, readBodyCapped, redirectFailure, responseByteCap, type Failure } from './response.ts';
 
@@ -195,7 +196,8 @@ function describeIssues(issues: readonly { path: readonly PropertyKey[]; message
 
 /**
  * Creates a client for one base URL.
- * @throws LetterdeskError VALIDATION when `baseUrl` is not an http(s) URL
+ * @throws LetterdeskError VALIDATION when `baseUrl` is not an https URL, or an http URL of exactly
+ *   this computer (profiles/baseUrl.ts `isLoopbackHost`)
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   let base: URL;
@@ -205,6 +207,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     throw new LetterdeskError('VALIDATION', 'The base URL is not a valid address. Use the full address ending in /api/v1.');
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new LetterdeskError('VALIDATION', 'The base URL must start with https:// (or http:// for loopback).');
+  if (base.protocol === 'http:' && !isLoopbackHost(base.hostname)) {
+    throw new LetterdeskError('VALIDATION', `The base URL must use https: plain http would send the tokens unencrypted to ${base.hostname}. Plain http is allowed only for this computer (localhost, 127.0.0.1, [::1]).`);
+  }
   const prefix = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
   const where = base.host;
   const timeoutMs = options.timeoutMs ?? 30_000;
