@@ -12,7 +12,8 @@
  * - Failures become `LetterdeskError`s with stable codes (shared/errors.ts): AUTH_REJECTED (401/403),
  *   RATE_LIMITED (429), SERVER_ERROR (5xx), NETWORK_UNREACHABLE (refused, reset, DNS, dropped or
  *   truncated body), TIMEOUT (per-attempt timeout or 408), BAD_RESPONSE (not JSON, not the envelope,
- *   a redirect, an answer over the size cap of its page, other unexpected status), VALIDATION (the service answered 400 to our query), CANCELLED.
+ *   a redirect, an answer over the size cap of its page, other unexpected status), VALIDATION (the
+ *   service answered 400 to our query), CANCELLED.
  * - No redirect is followed (a 3xx is BAD_RESPONSE naming where the service pointed): the tokens
  *   stay with the profile's base URL, and only its own answers are taken as data.
  * - A body is read up to a cap derived from the page size ({@link responseByteCap}), never beyond.

@@ -13,15 +13,18 @@ export interface Failure {
   what: string;
   /** What to do, when the code's usual advice does not fit. */
   advice?: string;
+  /** The HTTP status, when there was an answer. */
   status?: number;
+  /** Whether another attempt may succeed. */
   retryable: boolean;
+  /** How long the service asked to wait before the next attempt (`Retry-After`), in ms. */
   retryAfterMs?: number;
 }
 
 /**
  * Bytes of response body allowed per row asked for. Generous: a contact is about 0.7 KB of JSON
  * and an order about 1 KB plus 0.5 KB per recipient, so this is ~90 contacts or an order to
- * ~120 recipients per row, and only a page's total counts (a few far larger orders fit among
+ * ~130 recipients per row, and only a page's total counts (a few far larger orders fit among
  * ordinary ones).
  */
 export const RESPONSE_BYTES_PER_ROW = 64 * 1024;
