@@ -11,6 +11,7 @@
  *
  * `--data-dir` (the CLI) and `LETTERDESK_DATA_DIR` override it, in that order.
  */
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LetterdeskError } from '../../shared/errors.ts';
@@ -104,6 +105,30 @@ export function cacheFileSet(file: string): string[] {
  */
 export function syncLockPath(file: string): string {
   return `${file}.sync-lock`;
+}
+
+/**
+ * Creates the data directory and its cache folder, private to the user (mode 0700 on Linux and
+ * macOS; missing parents are created 0700 too, as the XDG spec asks). An existing cache folder
+ * that grants others access is narrowed to 0700: it holds the caches' personal data and is
+ * Letterdesk's alone. An existing data directory keeps its mode (it may be a folder chosen with
+ * `--data-dir` and shared on purpose); the cache files in it are private either way
+ * (cache/db.ts), and so is the profiles file.
+ * @param dataDir an absolute path from {@link resolveDataDir}
+ * @returns `dataDir`
+ * @throws the `fs` error when a folder cannot be created (EACCES, ENOSPC, …)
+ */
+export function ensureDataDir(dataDir: string): string {
+  const cache = cacheDir(dataDir);
+  mkdirSync(cache, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32' && (statSync(cache).mode & 0o077) !== 0) {
+    try {
+      chmodSync(cache, 0o700);
+    } catch {
+      // not ours to change (another owner): the cache files themselves are still 0600
+    }
+  }
+  return dataDir;
 }
 
 /** The profiles file (no secrets): `<dataDir>/profiles.json`. */

