@@ -72,7 +72,7 @@ export function loadWindowState(dataDir: string): WindowState {
 /** Writes the window state atomically (temporary file + rename). */
 export function saveWindowState(dataDir: string, bounds: Rectangle, maximized: boolean): void {
   const file = join(dataDir, 'window-state.json');
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const state: WindowState = { x: bounds.x, y: bounds.y, width: bounds.width, height: bounds.height, maximized };
   writeFileSync(`${file}.tmp`, JSON.stringify(state));
   renameSync(`${file}.tmp`, file);

@@ -3,12 +3,12 @@
  * first use and shared by every caller of this process, so the app's handlers and the command
  * line's commands read a cache the same way.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { Profile, ResourceState } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CacheClient } from '../cache/client.ts';
-import { cacheDir, cacheFilePath, cacheFileSet } from '../paths.ts';
+import { cacheFilePath, cacheFileSet, ensureDataDir } from '../paths.ts';
 import { acquireSyncLock } from '../sync/lock.ts';
 
 /** Rows, last sync and last error of a resource never synced. */
@@ -52,7 +52,7 @@ export class CacheRegistry {
       client = undefined;
     }
     if (!client) {
-      mkdirSync(cacheDir(this.#options.dataDir), { recursive: true });
+      ensureDataDir(this.#options.dataDir);
       const opening: Promise<CacheClient> = CacheClient.open(this.fileOf(profile.id), {
         ...(this.#options.workerUrl ? { workerUrl: this.#options.workerUrl } : {}),
         // The first page was answered by the startup reader, then the worker's open failed.

@@ -12,7 +12,7 @@ import { createApiClient } from '../api/client.ts';
 import type { CacheClient } from '../cache/client.ts';
 import { CredentialStore } from '../credentials/store.ts';
 import { logger } from '../log.ts';
-import { logsDir } from '../paths.ts';
+import { ensureDataDir, logsDir } from '../paths.ts';
 import { removeProfileAndCredentials, type RemovedProfile } from '../profiles/remove.ts';
 import { ProfileStore } from '../profiles/store.ts';
 import { CacheRegistry } from './caches.ts';
@@ -66,6 +66,8 @@ export interface Core {
  * @throws nothing; a damaged profiles file is moved aside and reported by `profiles.loadProblem()`
  */
 export function createCore(options: CoreOptions): Core {
+  // Private before anything (the log, the profiles, a cache) is written into it.
+  ensureDataDir(options.dataDir);
   // Outside Electron (CLI, tests) the log goes into the data directory, next to what it describes.
   if (options.logFile === null) logger.transports.file.resolvePathFn = () => join(logsDir(options.dataDir), options.logName ?? 'letterdesk.log');
   const profiles = ProfileStore.open(options.dataDir);

@@ -5,11 +5,12 @@
  * killed mid-way can leave only its temporary file; {@link removeStaleTempFiles} removes those
  * whose process is gone.
  */
-import { closeSync, fchmodSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { processAlive } from '../lockFiles.ts';
+import { narrowToReplaced } from './fileMode.ts';
 
 /** Suffix of temporary files; {@link removeStaleTempFiles} looks for it. */
 export const TEMP_SUFFIX = '.letterdesk-tmp';
@@ -46,8 +47,9 @@ export interface AtomicFile {
 }
 
 /**
- * Creates the temporary file of `target` (absolute, in an existing folder). It gets the permissions
- * of the file it will replace, so a file someone made private stays private.
+ * Creates the temporary file of `target` (absolute, in an existing folder). It follows the user's
+ * umask but is never more open than the file it will replace, so a file someone made private stays
+ * private.
  * @throws the file system's error (see {@link fileError} for the message to show)
  */
 export function createAtomicFile(target: string): AtomicFile {
@@ -59,7 +61,7 @@ export function createAtomicFile(target: string): AtomicFile {
     fd = null;
     closeSync(open);
   };
-  keepModeOf(target, fd);
+  narrowToReplaced(fd, target);
   return {
     fd,
     commit() {
@@ -117,21 +119,6 @@ function tempPathFor(target: string): string {
   // File names are limited in bytes (255 on most file systems): a name the person could create
   // must leave room for the temporary name's dot, process id, random part and suffix.
   return join(dirname(target), `.${utf8Prefix(basename(target), 100)}.${process.pid}-${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
-}
-
-/** Gives the new file the permissions of the file it replaces; nothing to do for a new name. */
-function keepModeOf(target: string, fd: number): void {
-  let mode: number;
-  try {
-    mode = statSync(target).mode & 0o7777;
-  } catch {
-    return;
-  }
-  try {
-    fchmodSync(fd, mode);
-  } catch {
-    // a file system without permissions (FAT, some network shares): nothing to keep
-  }
 }
 
 /** Makes the rename durable (POSIX); a no-op where folders cannot be opened (Windows). */

@@ -322,7 +322,7 @@ export class ProfileStore {
    */
   #changing<T>(change: () => T): T {
     const file = `${this.file}.lock`;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const deadline = Date.now() + 5000;
     for (;;) {
       const lock = tryLock(file);

@@ -47,7 +47,7 @@ export function refuseWhileSyncedElsewhere(dataDir: string, profileId: string): 
 export function acquireSyncLock(cacheFile: string): () => void {
   const file = syncLockPath(cacheFile);
   // A profile never synced has no cache folder yet (removing it still takes the lock).
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const lock = tryLock(file);
   if ('release' in lock) return lock.release;
   if (lock.holder) throw syncLockBusy(file, lock.holder);
