@@ -189,6 +189,20 @@ describe('refreshPreviews with a hostile or failing image host', () => {
     db.close();
   });
 
+  it('stops at its time budget: an image host that never answers does not hold the sync back', async () => {
+    const urls = Array.from({ length: 6 }, (_, i) => {
+      host.route(`/hang${i}.png`, () => {}); // accepts the request and never answers
+      return `${host.origin}/hang${i}.png`;
+    });
+    const db = cacheWith(urls);
+    const started = Date.now();
+    const result = await refreshPreviews(db, { budgetMs: 300, timeoutMs: 10_000, concurrency: 2 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result).toMatchObject({ attempted: 6, stored: 0, failed: 0, cancelled: true, problem: null });
+    expect(rows(db)).toEqual([]);
+    db.close();
+  });
+
   it('never rejects: a cache that cannot be written is reported as a problem', async () => {
     host.route('/ro.png', { body: PNG });
     const file = join(dir, 'readonly.sqlite');

@@ -14,6 +14,12 @@ export interface RefreshPreviewsOptions extends DownloadOptions {
   enabled?: boolean;
   /** Most addresses tried in one refresh; the rest wait for the next sync. @default 500 */
   maxUrls?: number;
+  /**
+   * Time for the whole refresh, ms: then no download starts and the ones under way stop, reported
+   * to nobody (tried at the next sync), so an image host that never answers cannot hold the sync's
+   * end back for long. @default 60000
+   */
+  budgetMs?: number;
   /** The clock for the rows' times. @default () => new Date() */
   now?: () => Date;
 }
@@ -28,7 +34,7 @@ export interface RefreshPreviewsResult {
   failed: number;
   /** Previews deleted: no order uses their address any more, or previews are off. */
   removed: number;
-  /** True when the signal stopped it before every address was tried. */
+  /** True when the signal or the time budget stopped it before every address was tried. */
   cancelled: boolean;
   /** What the cache holds afterwards (null when it could not be read). */
   counts: PreviewCounts | null;
@@ -39,8 +45,8 @@ export interface RefreshPreviewsResult {
 /**
  * Refreshes the previews of the cache `db` (a connection at schema ≥ 4, e.g. the sync's own):
  * with previews on, removes unused ones and downloads up to `maxUrls` missing or failed addresses
- * (previews/download.ts rules); with previews off, deletes them all. Call it after the orders of a
- * sync were published. Never rejects.
+ * (previews/download.ts rules) within `budgetMs`; with previews off, deletes them all. Call it after
+ * the orders of a sync were published. Never rejects.
  * @returns counts of this refresh and of the cache afterwards, and a cache problem if there was one
  */
 export async function refreshPreviews(db: Database.Database, options: RefreshPreviewsOptions = {}): Promise<RefreshPreviewsResult> {
@@ -56,13 +62,14 @@ export async function refreshPreviews(db: Database.Database, options: RefreshPre
       result.removed = removeUnusedPreviews(db);
       const urls = previewUrlsToFetch(db, options.maxUrls ?? 500);
       result.attempted = urls.length;
+      const budget = AbortSignal.timeout(options.budgetMs ?? 60_000);
       const summary = await downloadPreviews(
         urls,
         {
           stored: (url, image) => storePreview(db, url, image, now()),
           failed: (url, reason) => recordPreviewFailure(db, url, reason, now()),
         },
-        options,
+        { ...options, signal: options.signal ? AbortSignal.any([options.signal, budget]) : budget },
       );
       result.stored = summary.stored;
       result.failed = summary.failed;
