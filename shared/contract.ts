@@ -48,6 +48,11 @@ export interface Profile {
   pageSize: number;
   sampleData: boolean;
   createdAt: string;
+  /**
+   * Download the templates' previews (§2.3 `thumbnailUrl`) during a sync, so orders show them
+   * offline. Absent (profiles saved before the setting existed) means on.
+   */
+  previews?: boolean;
 }
 
 /** Where a profile's tokens are and whether the service accepted them. Never the tokens. */
@@ -86,6 +91,8 @@ export const profileInputSchema = z
     baseUrl: z.string().trim().min(1).max(2048),
     accountId: z.string().trim().max(128).nullable(),
     pageSize: z.number().int().min(1).max(1000),
+    /** Download template previews during a sync; absent: on for a new profile, unchanged on edit. */
+    previews: z.boolean().optional(),
   })
   .strict();
 export type ProfileInput = z.infer<typeof profileInputSchema>;

@@ -3,14 +3,16 @@
  * Everything below the shell (profiles, cache, sync, export) lives in `core.ts` and is shared with
  * the CLI and the test harness.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, screen, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, protocol, screen, session, shell } from 'electron';
 import log from 'electron-log/main';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { MenuCommand } from '../../shared/contract.ts';
 import { createCore, type PlatformServices } from './core/index.ts';
 import { createHandlers } from './handlers.ts';
-import { hardenSession, hardenWebContents, isSafeExternalUrl } from './app/security.ts';
+import { APP_PAGE_URL } from './app/appScheme.ts';
+import { handleAppScheme, registerAppSchemePrivileges } from './app/appSchemeElectron.ts';
+import { CONTENT_SECURITY_POLICY, DEVELOPMENT_CONTENT_SECURITY_POLICY, hardenSession, hardenWebContents, isSafeExternalUrl } from './app/security.ts';
 import { buildMenuTemplate } from './app/menu.ts';
 import { closeBeforeQuit } from './app/quit.ts';
 import { utilitySyncProcessLauncher } from './app/syncProcess.ts';
@@ -26,6 +28,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = resolveDataDir();
 app.setPath('userData', dataDir);
 app.setName('Letterdesk');
+// The page's own scheme (letterdesk://app) must be declared privileged before the app is ready.
+registerAppSchemePrivileges(protocol);
 
 // No log.initialize(): it would give the page a second bridge (electron-log's preload, writing
 // into main.log without the sender checks of window.letterdesk) that the renderer does not use.
@@ -38,9 +42,9 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   let window: BrowserWindow | null = null;
   // electron-vite's dev server during `npm run dev`; an installed app always loads its own files
-  // (the URL decides which page IPC trusts, so the environment must not choose it there).
+  // through its scheme (the URL decides which page IPC trusts, so the environment must not choose it there).
   const rendererUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
-  const appUrl = rendererUrl ?? pathToFileURL(join(here, '../renderer/index.html')).href;
+  const appUrl = rendererUrl ?? APP_PAGE_URL;
 
   const emit = webContentsEmitter(() => window?.webContents ?? null);
   const platform: PlatformServices = {
@@ -94,7 +98,7 @@ if (!app.requestSingleInstanceLock()) {
 
   const createWindow = (): void => {
     const state = fitToDisplays(loadWindowState(dataDir), screen.getAllDisplays().map((d) => d.workArea));
-    window = new BrowserWindow(windowOptions(join(here, '../preload/index.cjs'), state, nativeTheme.shouldUseDarkColors));
+    window = new BrowserWindow(windowOptions(join(here, '../preload/index.cjs'), state, nativeTheme.shouldUseDarkColors, app.isPackaged));
     // maximize() also shows the window, so it waits for the first paint like show() does.
     window.once('ready-to-show', () => {
       if (state.maximized) window?.maximize();
@@ -113,10 +117,11 @@ if (!app.requestSingleInstanceLock()) {
 
   app.whenReady().then(() => {
     nativeTheme.themeSource = 'system';
-    hardenSession(session.defaultSession);
+    hardenSession(session.defaultSession, rendererUrl === undefined ? CONTENT_SECURITY_POLICY : DEVELOPMENT_CONTENT_SECURITY_POLICY);
+    handleAppScheme(protocol, { rendererDir: join(here, '../renderer') });
     registerIpc(ipcMain, handlers, appUrl, (message, error) => logger.error(message, error));
     const send = (command: MenuCommand) => emit('menuCommand', { command });
-    Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate(process.platform, send, () => shell.showItemInFolder(log.transports.file.getFile().path))));
+    Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate(process.platform, send, () => shell.showItemInFolder(log.transports.file.getFile().path), app.isPackaged)));
     createWindow();
     core.start();
     app.on('activate', () => {

@@ -1,47 +1,51 @@
 /**
- * Serves the built renderer (out/renderer) on 127.0.0.1 with the production CSP header, as the
- * Chromium end-to-end tests load it.
+ * Serves the built renderer (out/renderer) on 127.0.0.1 the way the app's scheme does: every request
+ * is answered by the same `appSchemeResponse` that answers `letterdesk://app/…` in Electron (the page
+ * with the production CSP header, its files typed by extension, `preview/<key>` from a preview reader,
+ * 404 for everything else), so the Chromium tests run the app's own code.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { extname, normalize, resolve } from 'node:path';
-import { CONTENT_SECURITY_POLICY } from '../../electron/main/app/security.ts';
+import { resolve } from 'node:path';
+import { APP_HOST, APP_SCHEME, appSchemeResponse } from '../../electron/main/app/appScheme.ts';
+import type { PreviewReader } from '../../electron/main/previews/serve.ts';
 
 const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
+/** Options of {@link serveRenderer}. */
+export interface RendererServerOptions {
+  /** Answers `preview/<key>` (e.g. the active profile's cache); absent: every preview is 404. */
+  readPreview?: PreviewReader;
+}
 
-/** Serves out/renderer on 127.0.0.1 with the production CSP header. */
-export async function serveRenderer(): Promise<{ url: string; close: () => Promise<void> }> {
+/** Serves out/renderer on 127.0.0.1 through the app scheme's answers. */
+export async function serveRenderer(options: RendererServerOptions = {}): Promise<{ url: string; origin: string; close: () => Promise<void> }> {
+  const sources = { rendererDir: RENDERER_DIR, ...(options.readPreview ? { readPreview: options.readPreview } : {}) };
   const server: Server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^([/\\])+/, '');
-    const file = resolve(RENDERER_DIR, path === '' ? 'index.html' : path);
-    if (!file.startsWith(RENDERER_DIR)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      if (!statSync(file).isFile()) throw new Error('not a file');
-      res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'Cache-Control': 'no-store' });
-      res.end(readFileSync(file));
-    } catch {
-      res.writeHead(404).end('not found');
-    }
+    const path = req.url ?? '/';
+    const answer = path.startsWith('/') ? appSchemeResponse(`${APP_SCHEME}://${APP_HOST}${path}`, sources, req.method) : Promise.resolve(null);
+    answer.then(
+      (response) => {
+        if (response === null) {
+          res.writeHead(404).end();
+          return;
+        }
+        res.writeHead(response.status, response.headers);
+        res.end(response.body === null ? undefined : Buffer.from(response.body));
+      },
+      () => res.writeHead(500).end(),
+    );
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');
+  const origin = `http://127.0.0.1:${address.port}`;
   return {
-    url: `http://127.0.0.1:${address.port}/index.html`,
-    close: () => new Promise((ok) => server.close(() => ok())),
+    url: `${origin}/index.html`,
+    origin,
+    close: () =>
+      new Promise((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
   };
 }
-

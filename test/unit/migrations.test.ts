@@ -77,6 +77,27 @@ describe('cache migrations', () => {
     db.close();
   });
 
+  it('004_template_previews adds the previews table, keeps the cached rows, and accepts only image types with their bytes', () => {
+    const db = version1('m4.sqlite');
+    db.exec("INSERT INTO orders (id, template_thumbnail_url, raw) VALUES ('o1', 'https://img.example/1.png', '{}')");
+    migrate(db, 3);
+    expect(migrate(db, 4)).toEqual({ from: 3, to: 4 });
+    expect(db.pragma('user_version', { simple: true })).toBe(4);
+    const columns = (db.prepare('PRAGMA table_info(template_previews)').all() as { name: string }[]).map((c) => c.name);
+    expect(columns).toEqual(['url', 'key', 'content_type', 'bytes', 'downloaded_at', 'attempted_at', 'attempts', 'error']);
+    expect(db.prepare('SELECT count(*) FROM contacts').pluck().get()).toBe(3);
+    expect(db.prepare('SELECT template_thumbnail_url FROM orders').pluck().get()).toBe('https://img.example/1.png');
+    const insert = db.prepare('INSERT INTO template_previews (url, key, content_type, bytes, attempted_at) VALUES (?, ?, ?, ?, ?)');
+    const at = new Date().toISOString();
+    insert.run('https://img.example/1.png', 'k1', 'image/png', Buffer.from([0x89, 0x50]), at);
+    insert.run('https://img.example/2.png', 'k2', null, null, at);
+    expect(() => insert.run('https://img.example/3.svg', 'k3', 'image/svg+xml', Buffer.from('<svg/>'), at)).toThrow(/CHECK/);
+    expect(() => insert.run('https://img.example/4.png', 'k4', 'image/png', null, at)).toThrow(/CHECK/);
+    expect(() => insert.run('https://img.example/5.png', 'k5', null, Buffer.from([1]), at)).toThrow(/CHECK/);
+    expect(() => insert.run('https://img.example/6.png', 'k1', null, null, at)).toThrow(/UNIQUE/);
+    db.close();
+  });
+
   it('sets WAL and synchronous=NORMAL on open', () => {
     const db = openCache(join(dir, 'pragmas.sqlite'));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, isAppUrl, isSafeExternalUrl } from '../../electron/main/app/security.ts';
-import { DEFAULT_WINDOW_STATE, fitToDisplays, loadWindowState, saveWindowState, windowOptions } from '../../electron/main/app/window.ts';
+import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY, isAppUrl, isSafeExternalUrl } from '../../electron/main/app/security.ts';
+import { APP_PAGE_URL } from '../../electron/main/app/appScheme.ts';
+import { DEFAULT_WINDOW_STATE, devToolsAllowed, fitToDisplays, loadWindowState, saveWindowState, windowOptions } from '../../electron/main/app/window.ts';
 import { buildMenuTemplate } from '../../electron/main/app/menu.ts';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { MenuCommand } from '../../shared/contract.ts';
 
 describe('window options', () => {
-  const options = windowOptions('/app/out/preload/index.cjs', DEFAULT_WINDOW_STATE, false);
+  const options = windowOptions('/app/out/preload/index.cjs', DEFAULT_WINDOW_STATE, false, true);
   it('isolate, sandbox and keep Node out of the page', () => {
     expect(options.webPreferences).toMatchObject({
       preload: '/app/out/preload/index.cjs',
@@ -23,7 +24,13 @@ describe('window options', () => {
     });
   });
   it('uses a dark background in dark mode so there is no white flash', () => {
-    expect(windowOptions('/p', DEFAULT_WINDOW_STATE, true).backgroundColor).not.toBe(options.backgroundColor);
+    expect(windowOptions('/p', DEFAULT_WINDOW_STATE, true, true).backgroundColor).not.toBe(options.backgroundColor);
+  });
+  it('have no DevTools in an installed app, and keep them when running from sources', () => {
+    expect(devToolsAllowed(true)).toBe(false);
+    expect(devToolsAllowed(false)).toBe(true);
+    expect(options.webPreferences?.devTools).toBe(false);
+    expect(windowOptions('/p', DEFAULT_WINDOW_STATE, false, false).webPreferences?.devTools).toBe(true);
   });
 });
 
@@ -67,6 +74,26 @@ describe('content security policy', () => {
   it('never allows inline or evaluated scripts', () => {
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/script-src[^;]*unsafe/);
   });
+  it('allows no inline styles and no remote images: only the app itself and data: URLs', () => {
+    expect(directives.get('style-src')).toEqual(["'self'"]);
+    expect(directives.get('img-src')).toEqual(["'self'", 'data:']);
+    for (const sources of directives.values()) for (const source of sources) expect(source).toMatch(/^('self'|'none'|data:)$/);
+  });
+  it("is the policy of renderer/index.html's meta element, less the directives a meta element cannot carry", () => {
+    const html = readFileSync(resolve(import.meta.dirname, '../../renderer/index.html'), 'utf8');
+    const metas = [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/gi)].map((m) => m[1]);
+    expect(metas).toEqual([META_CONTENT_SECURITY_POLICY]);
+    expect(CONTENT_SECURITY_POLICY).toBe(`${META_CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`);
+  });
+});
+
+describe('packaging', () => {
+  it('turns the file protocol\'s extra privileges off (the page comes from the app scheme)', () => {
+    const yml = readFileSync(resolve(import.meta.dirname, '../../electron-builder.yml'), 'utf8');
+    const fuses = yml.slice(yml.indexOf('electronFuses:'));
+    expect(fuses).toMatch(/^\s+grantFileProtocolExtraPrivileges:\s*false\s*$/m);
+    expect(yml.match(/grantFileProtocolExtraPrivileges/g)).toHaveLength(1);
+  });
 });
 
 describe('external links', () => {
@@ -106,21 +133,36 @@ describe('external links', () => {
 });
 
 describe('navigation', () => {
-  const appFile = 'file:///opt/Letterdesk/resources/app.asar/out/renderer/index.html';
   it('stays on the app page only', () => {
-    expect(isAppUrl(`${appFile}#contacts`, appFile)).toBe(true);
-    expect(isAppUrl('file:///etc/passwd', appFile)).toBe(false);
-    expect(isAppUrl('https://evil.example/', appFile)).toBe(false);
-    expect(isAppUrl('http://localhost:5173/x', 'http://localhost:5173/')).toBe(true);
+    expect(isAppUrl(`${APP_PAGE_URL}#contacts`, APP_PAGE_URL)).toBe(true);
+    expect(isAppUrl(`${APP_PAGE_URL}?x=1`, APP_PAGE_URL)).toBe(true);
+    expect(isAppUrl('file:///etc/passwd', APP_PAGE_URL)).toBe(false);
+    expect(isAppUrl('https://evil.example/', APP_PAGE_URL)).toBe(false);
+    expect(isAppUrl('http://localhost:5173/x', 'http://localhost:5173/')).toBe(false);
+    expect(isAppUrl('http://localhost:5173/#x', 'http://localhost:5173/')).toBe(true);
     expect(isAppUrl('http://localhost:5174/', 'http://localhost:5173/')).toBe(false);
-    expect(isAppUrl('not a url', appFile)).toBe(false);
+    expect(isAppUrl('not a url', APP_PAGE_URL)).toBe(false);
+  });
+  it('compares scheme, host and path: another host, scheme, port, user or page is not the app', () => {
+    expect(isAppUrl('letterdesk://evil/index.html', APP_PAGE_URL)).toBe(false);
+    expect(isAppUrl('letterdesk://app:8080/index.html', APP_PAGE_URL)).toBe(false);
+    expect(isAppUrl('letterdesk://user@app/index.html', APP_PAGE_URL)).toBe(false);
+    expect(isAppUrl('letterdesk://app/preview/0123456789abcdef0123456789abcdef', APP_PAGE_URL)).toBe(false);
+    expect(isAppUrl('other://app/index.html', APP_PAGE_URL)).toBe(false);
+    expect(isAppUrl('https://app/index.html', APP_PAGE_URL)).toBe(false);
+  });
+  it('does not take a file URL on another host for the app page with the same path', () => {
+    const appFile = 'file:///opt/Letterdesk/resources/app.asar/out/renderer/index.html';
+    expect(isAppUrl(appFile, appFile)).toBe(true);
+    expect(isAppUrl('file://evil/opt/Letterdesk/resources/app.asar/out/renderer/index.html', appFile)).toBe(false);
+    expect(isAppUrl('file://evil.example/opt/Letterdesk/resources/app.asar/out/renderer/index.html', appFile)).toBe(false);
   });
 });
 
 describe('application menu', () => {
   it('has the standard menus and sends commands with their accelerators', () => {
     const sent: MenuCommand[] = [];
-    const template = buildMenuTemplate('linux', (c) => sent.push(c), () => {});
+    const template = buildMenuTemplate('linux', (c) => sent.push(c), () => {}, false);
     expect(template.map((m) => m.label?.replace('&', ''))).toEqual(['File', 'Edit', 'View', 'Window', 'Help']);
     const items = template.flatMap((m) => (Array.isArray(m.submenu) ? m.submenu : []));
     const find = (label: string) => items.find((i) => i.label === label);
@@ -136,7 +178,12 @@ describe('application menu', () => {
     expect(items.some((i) => i.role === 'reload' || i.role === 'forceReload')).toBe(false);
   });
   it('adds the app menu on macOS', () => {
-    expect(buildMenuTemplate('darwin', () => {}, () => {})[0]?.label).toBe('Letterdesk');
+    expect(buildMenuTemplate('darwin', () => {}, () => {}, true)[0]?.label).toBe('Letterdesk');
+  });
+  it('offers DevTools only when running from sources', () => {
+    const roles = (packaged: boolean) => buildMenuTemplate('linux', () => {}, () => {}, packaged).flatMap((m) => (Array.isArray(m.submenu) ? m.submenu : [])).map((i) => i.role);
+    expect(roles(false)).toContain('toggleDevTools');
+    expect(roles(true)).not.toContain('toggleDevTools');
   });
 });
 
@@ -150,7 +197,7 @@ describe('guards installed on web contents', () => {
     (contents as unknown as { setWindowOpenHandler: (h: (d: { url: string }) => { action: string }) => void }).setWindowOpenHandler = (h) => (contents.openHandler = h);
     const opened: string[] = [];
     const blocked: string[] = [];
-    const appUrl = 'file:///opt/app/out/renderer/index.html';
+    const appUrl = APP_PAGE_URL;
     hardenWebContents(contents as unknown as Parameters<typeof hardenWebContents>[0], { appUrl, openExternal: (u) => opened.push(u), onBlocked: (k, u) => blocked.push(`${k} ${u}`) });
     const navigate = (url: string) => {
       let prevented = false;

@@ -4,17 +4,21 @@
  */
 import type { MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand } from '../../../shared/contract.ts';
+import { devToolsAllowed } from './window.ts';
 
 /**
  * Builds the menu template.
  * @param platform `process.platform`; macOS gets the app menu and a Window menu with its roles
  * @param send forwards a command to the page
  * @param openLogFolder opens the folder with the log files
+ * @param packaged `app.isPackaged`: an installed app has no "Toggle Developer Tools" item (window.ts
+ *   `devToolsAllowed`)
  */
 export function buildMenuTemplate(
   platform: NodeJS.Platform,
   send: (command: MenuCommand) => void,
   openLogFolder: () => void,
+  packaged: boolean,
 ): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
   const item = (label: string, accelerator: string, command: MenuCommand): MenuItemConstructorOptions => ({ label, accelerator, click: () => send(command) });
@@ -63,7 +67,7 @@ export function buildMenuTemplate(
         { role: 'zoomOut' },
         { type: 'separator' },
         { role: 'togglefullscreen' },
-        { role: 'toggleDevTools' },
+        ...(devToolsAllowed(packaged) ? [{ role: 'toggleDevTools' } as const] : []),
       ],
     },
     { label: '&Window', role: 'windowMenu' },

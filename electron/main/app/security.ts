@@ -5,21 +5,39 @@
 import type { Session, WebContents } from 'electron';
 
 /**
- * The page's Content Security Policy. `script-src 'self'` forbids inline and remote scripts;
- * images may come from https (template thumbnails, §2.3 `thumbnailUrl`) and nothing else remote.
+ * The page's Content Security Policy, one directive per entry. Nothing remote at all: scripts,
+ * styles, fonts and connections come from the app's own origin only, and images from it too (the
+ * template previews the sync downloaded, served from the cache through the app scheme) or from
+ * `data:` URLs in the app's own stylesheet. No inline scripts or styles: Svelte sets styles through
+ * the CSSOM (`element.style`), which `style-src` does not govern.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' https: data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const POLICY: readonly (readonly [directive: string, sources: string])[] = [
+  ['default-src', "'self'"],
+  ['script-src', "'self'"],
+  ['style-src', "'self'"],
+  ['img-src', "'self' data:"],
+  ['font-src', "'self'"],
+  ['connect-src', "'self'"],
+  ['object-src', "'none'"],
+  ['base-uri', "'none'"],
+  ['form-action', "'none'"],
+  ['frame-ancestors', "'none'"],
+];
+
+/** Directives a `<meta>` element cannot carry: the browser ignores them there, with a console error. */
+const HEADER_ONLY_DIRECTIVES = new Set(['frame-ancestors', 'report-uri', 'sandbox']);
+
+/** The CSP the app's scheme (and the test server) sends with the page, as a response header. */
+export const CONTENT_SECURITY_POLICY = POLICY.map(([directive, sources]) => `${directive} ${sources}`).join('; ');
+
+/**
+ * The same policy without the header-only directives: exactly what `renderer/index.html`'s
+ * `<meta http-equiv="Content-Security-Policy">` holds (a unit test compares them), so the page is
+ * protected even where no header is sent (the development server).
+ */
+export const META_CONTENT_SECURITY_POLICY = POLICY.filter(([directive]) => !HEADER_ONLY_DIRECTIVES.has(directive))
+  .map(([directive, sources]) => `${directive} ${sources}`)
+  .join('; ');
 
 /**
  * True when `url` may be opened in the system browser: an absolute `http:` or `https:` URL with a
@@ -44,16 +62,22 @@ export function isSafeExternalUrl(url: unknown): url is string {
 }
 
 /**
- * True when `url` is the app's own page: same origin and path prefix as `appUrl` (a `file:` URL of
- * out/renderer/index.html in production, the dev server in development).
+ * True when `url` is the app's own page: the same scheme, host (with port), and path as `appUrl`
+ * (`letterdesk://app/index.html` in the app, the dev server's page in development), without user
+ * or password; query and fragment may differ. A `file:` URL is compared the same way, so
+ * `file://host/<same path>` is not the app.
  */
 export function isAppUrl(url: string, appUrl: string): boolean {
   try {
     const target = new URL(url);
     const app = new URL(appUrl);
-    if (target.protocol !== app.protocol) return false;
-    if (app.protocol === 'file:') return target.pathname === app.pathname;
-    return target.origin === app.origin;
+    return (
+      target.protocol === app.protocol &&
+      target.host === app.host &&
+      target.pathname === app.pathname &&
+      target.username === '' &&
+      target.password === ''
+    );
   } catch {
     return false;
   }
@@ -97,10 +121,25 @@ export function hardenWebContents(contents: WebContents, options: GuardOptions):
   });
 }
 
-/** Sends the CSP as a response header for every page load and refuses every permission request. */
-export function hardenSession(session: Session): void {
+/**
+ * The policy of the development server's page (`npm run dev`): the same, except that styles may be
+ * inline, because Vite's development client injects each stylesheet as a `<style>` element (the
+ * built page links them as files). Never used by a packaged app.
+ */
+export const DEVELOPMENT_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
+/** {@link META_CONTENT_SECURITY_POLICY} for the development server's page (see {@link DEVELOPMENT_CONTENT_SECURITY_POLICY}). */
+export const DEVELOPMENT_META_CONTENT_SECURITY_POLICY = META_CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
+/**
+ * Sends `policy` as the CSP response header of every response (replacing one sent already, whatever
+ * its case) and refuses every permission request.
+ * @param policy {@link CONTENT_SECURITY_POLICY}, or the development server's policy
+ */
+export function hardenSession(session: Session, policy: string = CONTENT_SECURITY_POLICY): void {
   session.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    const headers = Object.fromEntries(Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy'));
+    callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [policy] } });
   });
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);

@@ -22,8 +22,9 @@ export const DEFAULT_WINDOW_STATE: WindowState = { width: 1280, height: 800, max
  * @param preloadPath absolute path of the built preload (out/preload/index.cjs)
  * @param state remembered bounds
  * @param dark whether the OS is in dark mode (background colour without a white flash)
+ * @param packaged `app.isPackaged`: an installed app has no DevTools ({@link devToolsAllowed})
  */
-export function windowOptions(preloadPath: string, state: WindowState, dark: boolean): BrowserWindowConstructorOptions {
+export function windowOptions(preloadPath: string, state: WindowState, dark: boolean, packaged: boolean): BrowserWindowConstructorOptions {
   return {
     ...(state.x === undefined || state.y === undefined ? {} : { x: state.x, y: state.y }),
     width: state.width,
@@ -48,8 +49,18 @@ export function windowOptions(preloadPath: string, state: WindowState, dark: boo
       navigateOnDragDrop: false,
       spellcheck: false,
       safeDialogs: true,
+      devTools: devToolsAllowed(packaged),
     },
   };
+}
+
+/**
+ * Whether the page may open DevTools: only when running from sources (`npm run dev`, `npm start`),
+ * never in an installed app, where they would make pasting hostile code into the page one step.
+ * @param packaged `app.isPackaged`
+ */
+export function devToolsAllowed(packaged: boolean): boolean {
+  return !packaged;
 }
 
 /** Reads the remembered window state; anything missing or damaged gives the default. */

@@ -42,6 +42,8 @@ const storedProfileSchema = z.object({
   pageSize: z.number().int().min(1).max(1000),
   sampleData: z.boolean(),
   createdAt: z.iso.datetime(),
+  // Optional: files written before the setting existed have none (on).
+  previews: z.boolean().optional(),
 });
 
 const profilesFileSchema = z
@@ -223,6 +225,7 @@ export class ProfileStore {
         accountId,
         pageSize: fields.pageSize,
         sampleData: options.sampleData ?? existing.sampleData,
+        ...(fields.previews === undefined ? {} : { previews: fields.previews }),
       };
       file.profiles[index] = saved;
     } else {
@@ -235,6 +238,7 @@ export class ProfileStore {
         pageSize: fields.pageSize,
         sampleData: options.sampleData ?? false,
         createdAt: new Date().toISOString(),
+        ...(fields.previews === undefined ? {} : { previews: fields.previews }),
       };
       file.profiles.push(saved);
       if (file.activeProfileId === null) file.activeProfileId = saved.id;

@@ -1,7 +1,9 @@
 /**
  * The loopback sample API: `GET {base_url}/contacts` (§4.1) and `GET {base_url}/orders/` (§4.2) under
  * `http://127.0.0.1:<port>/api/v1`, in the §2.1 envelope, over the deterministic dataset of
- * `dataset.ts`, with the switchable faults of `faults.ts`.
+ * `dataset.ts`, with the switchable faults of `faults.ts`. It is also the image host of the sample
+ * templates: `GET /templates/<id>/thumb.png` (previews.ts), the orders' `template.thumbnailUrl`,
+ * without tokens or faults.
  *
  * Behaviour where the spec is silent (documented in docs/service-api-notes.md):
  *  - rows are served newest first; `/contacts/` and `/orders` (trailing slash or not) both work;
@@ -19,9 +21,12 @@
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { LetterdeskError } from '../../../shared/errors.ts';
-import { SUCCESS_MESSAGE } from '../../../shared/serviceRecords.ts';
+import { parseSampleApiArgs } from './args.ts';
 import { createSampleDataset, type SampleContact, type SampleDataset, type SampleOrder } from './dataset.ts';
 import { corruptRow, FaultState, PROXY_ERROR_PAGE, type FaultOptions } from './faults.ts';
+import { propertyAddressesOf } from './generate.ts';
+import { pageBody, prerender, type Endpoint } from './prerender.ts';
+import { samplePreviewFor } from './previews.ts';
 import {
   contactMatches,
   filterKey,
@@ -32,9 +37,8 @@ import {
   parseOrderQuery,
   QueryError,
 } from './query.ts';
-import { hash32, Rng } from './random.ts';
-import { CITIES, STREET_NAMES, STREET_SUFFIXES } from './words.ts';
 
+export { parseSampleApiArgs } from './args.ts';
 export type { FaultOptions } from './faults.ts';
 export type { SampleDataset } from './dataset.ts';
 
@@ -95,13 +99,15 @@ export interface SampleApi {
   dataset: SampleDataset;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
-  /** Requests seen (every request, including faulted ones) and faults injected. */
-  stats(): { requests: number; faults: number; byEndpoint: { contacts: number; orders: number } };
+  /**
+   * API requests seen (every request but the preview images, including faulted ones), faults
+   * injected, and preview images served.
+   */
+  stats(): { requests: number; faults: number; byEndpoint: { contacts: number; orders: number }; previews: number };
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-type Endpoint = 'contacts' | 'orders';
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const buf = Buffer.from(JSON.stringify(body));
@@ -115,65 +121,6 @@ function sendError(res: http.ServerResponse, status: number, error: string, mess
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function propertyAddressesOf(contactId: string): { address1: string; city: string; state: string; zip: string }[] {
-  const r = new Rng(hash32(0x7e57ab1e, Number(contactId)));
-  const n = r.chance(0.6) ? 0 : r.range(1, 2);
-  const out: { address1: string; city: string; state: string; zip: string }[] = [];
-  for (let i = 0; i < n; i++) {
-    const [city, state, zip3] = r.pick(CITIES);
-    out.push({ address1: `${r.range(1, 9899)} ${r.pick(STREET_NAMES)} ${r.pick(STREET_SUFFIXES)}`, city, state, zip: `${zip3}${r.digits(2)}` });
-  }
-  return out;
-}
-
-/** The §2.1 envelope of one page, serialised. */
-function pageBody(count: number, rows: readonly object[]): Buffer {
-  return Buffer.from(JSON.stringify({ message: SUCCESS_MESSAGE, data: { count, rows } }));
-}
-
-/**
- * The pages of both unfiltered listings at their prerender page sizes, serialised once (see
- * `SampleApiOptions.prerenderPageSize` and `prerenderOrdersPageSize`); undefined when not asked for.
- * @throws LetterdeskError VALIDATION naming the option whose size is not 1 … `maxPageSize`
- * @returns `answer(endpoint, query)`: the page's body when the query is a plain page of that size of
- *   the unedited dataset, else undefined (the request is served as usual)
- */
-function prerender(dataset: SampleDataset, options: Pick<SampleApiOptions, 'prerenderPageSize' | 'prerenderOrdersPageSize'>, maxPageSize: number): { answer(endpoint: Endpoint, sp: URLSearchParams): Buffer | undefined } | undefined {
-  if (options.prerenderPageSize === undefined) return undefined;
-  for (const [option, size] of Object.entries(options)) {
-    if (size !== undefined && (!Number.isInteger(size) || size < 1 || size > maxPageSize)) {
-      throw new LetterdeskError('VALIDATION', `${option} must be a whole number from 1 to the maximum page size ${maxPageSize} (got ${size}).`);
-    }
-  }
-  const sizes: Record<Endpoint, number> = { contacts: options.prerenderPageSize, orders: options.prerenderOrdersPageSize ?? options.prerenderPageSize };
-  const pages: Record<Endpoint, Buffer[]> = { contacts: [], orders: [] };
-  for (let offset = 0; offset < dataset.contactCount; offset += sizes.contacts) pages.contacts.push(pageBody(dataset.contactCount, dataset.contactsFrom(offset, sizes.contacts)));
-  for (let offset = 0; offset < dataset.orderCount; offset += sizes.orders) pages.orders.push(pageBody(dataset.orderCount, dataset.ordersFrom(offset, sizes.orders)));
-  const firstOrders = sizes.orders === options.prerenderPageSize ? undefined : pageBody(dataset.orderCount, dataset.ordersFrom(0, options.prerenderPageSize));
-  const version = dataset.version;
-  return {
-    answer(endpoint, sp) {
-      if (dataset.version !== version) return undefined;
-      let plain: boolean;
-      let page: number;
-      try {
-        if (endpoint === 'contacts') {
-          const q = parseContactQuery(sp, maxPageSize);
-          plain = !hasContactFilter(q) && !q.withPropertyAddresses && q.pageSize === sizes.contacts;
-          page = q.page;
-        } else {
-          const q = parseOrderQuery(sp, maxPageSize);
-          if (firstOrders && !hasOrderFilter(q) && q.pageSize === options.prerenderPageSize && q.page === 0) return firstOrders;
-          plain = !hasOrderFilter(q) && q.pageSize === sizes.orders;
-          page = q.page;
-        }
-      } catch {
-        return undefined; // the usual path answers 400
-      }
-      return plain ? pages[endpoint][page] : undefined;
-    },
-  };
-}
 
 /**
  * Starts the sample API on loopback. Starts in milliseconds at any scale (rows are generated per
@@ -188,11 +135,43 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   }
   const maxPageSize = options.maxPageSize ?? 1000;
   if (!Number.isInteger(maxPageSize) || maxPageSize < 1) throw new LetterdeskError('VALIDATION', `maxPageSize must be a whole number ≥ 1 (got ${maxPageSize}).`);
+  // Listening comes first: the orders' thumbnail addresses point at this server's own origin.
+  let ready = false;
+  const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+    if (!ready) return sendError(res, 503, 'STARTING', 'The sample API is starting; retry in a moment.');
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL', `The sample API failed: ${(error as Error).message}`);
+      else res.destroy();
+    });
+  });
+  const close = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://${host === '::1' ? '[::1]' : host}:${port}`;
+
   let dataset: SampleDataset;
+  let prerendered: ReturnType<typeof prerender>;
   try {
-    dataset = createSampleDataset({ contacts: options.contacts, orders: options.orders, seed: options.seed ?? 1 });
+    try {
+      dataset = createSampleDataset({ contacts: options.contacts, orders: options.orders, seed: options.seed ?? 1, previewOrigin: origin });
+    } catch (error) {
+      throw new LetterdeskError('VALIDATION', `${(error as Error).message}.`);
+    }
+    prerendered = prerender(dataset, { prerenderPageSize: options.prerenderPageSize, prerenderOrdersPageSize: options.prerenderOrdersPageSize }, maxPageSize);
   } catch (error) {
-    throw new LetterdeskError('VALIDATION', `${(error as Error).message}.`);
+    await close();
+    throw error;
   }
   const accessToken = options.accessToken ?? SAMPLE_ACCESS_TOKEN;
   const refreshToken = options.refreshToken ?? SAMPLE_REFRESH_TOKEN;
@@ -200,8 +179,8 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   let requests = 0;
   let faultCount = 0;
   const byEndpoint = { contacts: 0, orders: 0 };
+  let previews = 0;
   const matchCache = new Map<string, Int32Array>();
-  const prerendered = prerender(dataset, { prerenderPageSize: options.prerenderPageSize, prerenderOrdersPageSize: options.prerenderOrdersPageSize }, maxPageSize);
 
   /**
    * Ids (as numbers) of the rows matching a filter, in served order; cached for the last 4 queries.
@@ -301,10 +280,18 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    requests++;
     req.resume(); // §4: an empty body may be sent and is ignored.
     const url = new URL(req.url ?? '/', 'http://sample.invalid');
     const path = url.pathname;
+    const preview = req.method === 'GET' ? samplePreviewFor(path) : null;
+    if (preview) {
+      // The image host of the sample templates: no tokens asked, no faults.
+      previews++;
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(preview.length), 'cache-control': 'public, max-age=86400' });
+      res.end(preview);
+      return;
+    }
+    requests++;
     let endpoint: Endpoint | null = null;
     if (path === `${SAMPLE_API_BASE_PATH}/contacts` || path === `${SAMPLE_API_BASE_PATH}/contacts/`) endpoint = 'contacts';
     else if (path === `${SAMPLE_API_BASE_PATH}/orders` || path === `${SAMPLE_API_BASE_PATH}/orders/`) endpoint = 'orders';
@@ -369,33 +356,14 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
     drift(endpoint);
   };
 
-  const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendError(res, 500, 'INTERNAL', `The sample API failed: ${(error as Error).message}`);
-      else res.destroy();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const hostInUrl = host === '::1' ? '[::1]' : host;
+  ready = true;
 
   return {
-    baseUrl: `http://${hostInUrl}:${port}${SAMPLE_API_BASE_PATH}`,
+    baseUrl: `${origin}${SAMPLE_API_BASE_PATH}`,
     dataset,
     setFaults: (f) => faults.set(f),
-    stats: () => ({ requests, faults: faultCount, byEndpoint: { ...byEndpoint } }),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    stats: () => ({ requests, faults: faultCount, byEndpoint: { ...byEndpoint }, previews }),
+    close,
   };
 }
 
@@ -403,41 +371,6 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
 // Direct run: node electron/main/sampleApi/server.ts --contacts N --orders M
 // ---------------------------------------------------------------------------------------------
 
-/**
- * Parses the direct-run flags (`--contacts`, `--orders`, `--seed`, `--port`, `--host`,
- * `--max-page-size`, `--latency-ms`, `--prerender-page-size`, `--prerender-orders-page-size`).
- * @throws LetterdeskError VALIDATION on an unknown flag or a non-numeric value
- */
-export function parseSampleApiArgs(argv: readonly string[]): SampleApiOptions {
-  const numbers: Record<string, number> = {};
-  let host: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = inline ?? argv[++i];
-    if (flag === '--host') {
-      host = value;
-      continue;
-    }
-    if (!['--contacts', '--orders', '--seed', '--port', '--max-page-size', '--latency-ms', '--prerender-page-size', '--prerender-orders-page-size'].includes(flag)) {
-      throw new LetterdeskError('VALIDATION', `Unknown option ${flag}. Use --contacts, --orders, --seed, --port, --host, --max-page-size, --latency-ms, --prerender-page-size, --prerender-orders-page-size.`);
-    }
-    const n = Number(value);
-    if (value === undefined || !Number.isFinite(n)) throw new LetterdeskError('VALIDATION', `${flag} needs a number.`);
-    numbers[flag] = n;
-  }
-  return {
-    host,
-    port: numbers['--port'] ?? 0,
-    contacts: numbers['--contacts'] ?? 1000,
-    orders: numbers['--orders'] ?? 300,
-    seed: numbers['--seed'] ?? 1,
-    maxPageSize: numbers['--max-page-size'] ?? 1000,
-    faults: numbers['--latency-ms'] ? { latencyMs: numbers['--latency-ms'] } : undefined,
-    ...(numbers['--prerender-page-size'] === undefined ? {} : { prerenderPageSize: numbers['--prerender-page-size'] }),
-    ...(numbers['--prerender-orders-page-size'] === undefined ? {} : { prerenderOrdersPageSize: numbers['--prerender-orders-page-size'] }),
-  };
-}
 
 // Only when this very file is the entry point (never when bundled into the app, where
 // import.meta.url is the bundle's).
