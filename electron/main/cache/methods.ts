@@ -55,7 +55,7 @@ export interface RecordsArgs {
  * worker entry registers an implementation of each (`satisfies CacheJobs`).
  */
 export type CacheJobs = {
-  /** A CSV file of a view at `path`, written atomically; progress in rows (export/run.ts). */
+  /** A CSV file of a view at `path`, written atomically; progress in rows (export/write.ts). */
   exportCsv: Job<{ request: ExportRequest; path: string }, ExportProgressValue, { rows: number }>;
   /** The raw JSON of a view's records in view order; each progress value is a chunk of them (records.ts). */
   records: Job<RecordsArgs, string[], { rows: number }>;
