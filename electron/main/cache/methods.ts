@@ -30,7 +30,7 @@ export type CacheMethodName = keyof CacheMethods;
 
 /**
  * Methods a startup reader (db.ts `openStartupReader`) may answer on the main thread while the
- * database worker starts: the ones bounded by a page or a capped count (a few ms at 1M rows).
+ * database worker starts: the ones bounded by a page or a capped count, quick on any size of cache.
  * Exact counts and facets scan and always wait for the worker.
  */
 export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>(['queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory']);
