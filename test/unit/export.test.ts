@@ -1,5 +1,5 @@
 /**
- * CSV export (electron/main/export/run.ts) from a real cache synced from the sample API over HTTP:
+ * CSV export (electron/main/export/run.ts, write.ts) from a real cache synced from the sample API over HTTP:
  * the files parse back (csv-parse) to the cached records field by field; views, columns, cancel,
  * failures and a SIGKILL mid-export leave no file under the chosen name.
  */

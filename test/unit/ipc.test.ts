@@ -3,6 +3,8 @@ import { CALL_NAMES, EVENT_NAMES, callChannel, eventChannel, type Handlers } fro
 import { dispatchCall, MAX_INPUT_CHARS } from '../../electron/main/ipc/dispatch.ts';
 import { isTrustedSender } from '../../electron/main/ipc/electronTransport.ts';
 import { LetterdeskError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/zodIssues.ts';
+import { z } from 'zod';
 
 // The Electron binary cannot exist on the build machines, so the preload is loaded against a
 // stand-in `electron` module that records what it exposes and sends.
@@ -83,6 +85,17 @@ describe('dispatchCall', () => {
       expect(result.error.message.length).toBeGreaterThan(10);
     }
     expect(seen).toEqual([]);
+  });
+  it('says where in the input each problem is (shared/zodIssues.ts): the first five, each cut short', async () => {
+    const wrong = await dispatchCall(handlers, 'queryContacts', { query: {}, window: { offset: '0', limit: 10 } });
+    expect(wrong).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^Invalid input for queryContacts: window\.offset: /) } });
+    const many = z.object(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`f${i}`, z.number()]))).safeParse({});
+    expect(many.success).toBe(false);
+    if (!many.success) expect(describeIssues(many.error).split('; ').map((part) => part.split(':')[0])).toEqual(['f0', 'f1', 'f2', 'f3', 'f4']);
+    const long = z.object({ a: z.literal('x'.repeat(500)) }).safeParse({ a: 'y' });
+    expect(long.success).toBe(false);
+    if (!long.success) expect(describeIssues(long.error)).toMatch(/^a: .{197}…$/);
+    expect(describeIssues({ issues: [{ path: [], message: 'Expected an object' }] })).toBe('input: Expected an object');
   });
   it('rejects input that is not plain data', async () => {
     const cyclic: Record<string, unknown> = {};

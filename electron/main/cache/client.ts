@@ -215,11 +215,11 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
   }
 
   /**
-   * Writes a CSV file of a view in the worker (the `exportCsv` job, export/run.ts `runExport`).
+   * Writes a CSV file of a view in the worker (the `exportCsv` job, export/write.ts `writeExport`).
    * @param request what to export (kind, view query, columns, CSV options)
    * @param path absolute path of the file to create or replace (atomically)
    * @returns the number of data rows written
-   * @throws LetterdeskError VALIDATION, CANCELLED, DISK_FULL as `runExport`
+   * @throws LetterdeskError VALIDATION, CANCELLED, DISK_FULL as `writeExport`
    */
   exportCsv(request: ExportRequest, path: string, options: { signal?: AbortSignal; onProgress?: (p: ExportProgressValue) => void } = {}): Promise<{ rows: number }> {
     return this.runJob('exportCsv', { request, path }, options);

@@ -3,7 +3,7 @@
  * (views.ts), so "export the current view" reads exactly the rows of the view in view order;
  * recipients follow their order's view order, then their position in the order. The rows stream
  * from one prepared statement (`iterate()` + `raw()`, one row in memory at a time) on a snapshot
- * connection (snapshot.ts). Writing them (CSV, the file, progress) is export/run.ts's part.
+ * connection (snapshot.ts). Writing them (CSV, the file, progress) is export/write.ts's part.
  */
 import type Database from 'better-sqlite3';
 import type { ExportKind, ExportRequest } from '../../../shared/contract.ts';

@@ -30,7 +30,7 @@ export type CacheMethodName = keyof CacheMethods;
 
 /**
  * Methods a startup reader (db.ts `openStartupReader`) may answer on the main thread while the
- * database worker starts: the ones bounded by a page or a capped count (a few ms at 1M rows).
+ * database worker starts: the ones bounded by a page or a capped count, quick on any size of cache.
  * Exact counts and facets scan and always wait for the worker.
  */
 export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>(['queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory']);
@@ -55,7 +55,7 @@ export interface RecordsArgs {
  * worker entry registers an implementation of each (`satisfies CacheJobs`).
  */
 export type CacheJobs = {
-  /** A CSV file of a view at `path`, written atomically; progress in rows (export/run.ts). */
+  /** A CSV file of a view at `path`, written atomically; progress in rows (export/write.ts). */
   exportCsv: Job<{ request: ExportRequest; path: string }, ExportProgressValue, { rows: number }>;
   /** The raw JSON of a view's records in view order; each progress value is a chunk of them (records.ts). */
   records: Job<RecordsArgs, string[], { rows: number }>;
