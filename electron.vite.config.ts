@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { developmentCspPlugin } from './electron/main/app/devCsp.ts';
 
 const root = import.meta.dirname;
 
@@ -8,7 +9,9 @@ const root = import.meta.dirname;
 export const rendererConfig = {
   root: resolve(root, 'renderer'),
   base: './',
-  plugins: [svelte()],
+  // In development Vite injects styles as <style> elements: the dev server gives the page a policy
+  // that allows them (electron/main/app/devCsp.ts); builds keep the strict one.
+  plugins: [svelte(), developmentCspPlugin()],
   build: {
     outDir: resolve(root, 'out/renderer'),
     emptyOutDir: true,

@@ -118,7 +118,7 @@ if (!app.requestSingleInstanceLock()) {
   app.whenReady().then(() => {
     nativeTheme.themeSource = 'system';
     hardenSession(session.defaultSession, rendererUrl === undefined ? CONTENT_SECURITY_POLICY : DEVELOPMENT_CONTENT_SECURITY_POLICY);
-    handleAppScheme(protocol, { rendererDir: join(here, '../renderer') });
+    handleAppScheme(protocol, { rendererDir: join(here, '../renderer'), readPreview: (key) => core.readPreview(key) });
     registerIpc(ipcMain, handlers, appUrl, (message, error) => logger.error(message, error));
     const send = (command: MenuCommand) => emit('menuCommand', { command });
     Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate(process.platform, send, () => shell.showItemInFolder(log.transports.file.getFile().path), app.isPackaged)));

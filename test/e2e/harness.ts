@@ -121,7 +121,7 @@ export const test = base.extend<HarnessOptions & { app: AppHarness }>({
       // In-thread, so tests can inject faults and edit records on the server object.
       sampleApiThread: 'main',
     });
-    const server = await serveRenderer();
+    const server = await serveRenderer({ readPreview: (key) => core.readPreview(key) });
     await bindHandlers(page, core, server.url);
     page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
     page.on('console', (message) => {

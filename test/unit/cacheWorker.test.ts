@@ -81,6 +81,7 @@ describe('read methods through the worker', () => {
     getOrder: [[someOrder()], ['0']],
     resourceStates: [[]],
     syncHistory: [[10], [1]],
+    readPreview: [['0'.repeat(32)], ['not a key']],
   });
 
   it('every method answers what the same function answers on a direct connection', async () => {

@@ -111,7 +111,7 @@ describe('sessionBusAnswers (the pre-check that keeps keytar off a silent bus)',
 describe('CredentialStore in session-only mode (never touches the keychain)', () => {
   it('keeps, replaces, marks and clears tokens in memory', async () => {
     const store = new CredentialStore({ sessionOnly: true, service: TEST_SERVICE });
-    expect(await store.status('acme-1')).toEqual({ profileId: 'acme-1', stored: false, storage: null, savedAt: null, rejected: false, keychainProblem: null });
+    expect(await store.status('acme-1')).toEqual({ profileId: 'acme-1', stored: false, storage: null, savedAt: null, rejected: false, boundTo: null, keychainProblem: null });
     // sessionOnly: false is honoured as memory-only too, because the store was opened that way.
     const first = await store.set('acme-1', { accessToken: token('a'), refreshToken: null }, { sessionOnly: false });
     expect(first).toMatchObject({ stored: true, storage: 'session', rejected: false, keychainProblem: null });
@@ -190,7 +190,7 @@ describe.skipIf(unavailable !== null && !process.env.CI)('CredentialStore with t
     await store.clear('acme-a');
     expect(await other.get('acme-a')).toBeNull();
     expect(await keytar.getPassword(TEST_SERVICE, 'acme-a')).toBeNull();
-    expect(await store.status('acme-a')).toEqual({ profileId: 'acme-a', stored: false, storage: null, savedAt: null, rejected: false, keychainProblem: null });
+    expect(await store.status('acme-a')).toEqual({ profileId: 'acme-a', stored: false, storage: null, savedAt: null, rejected: false, boundTo: null, keychainProblem: null });
     expect(await store.listProfilesWithTokens()).toEqual(['acme-b']);
     await store.clear('acme-a'); // clearing twice is fine
     await store.clear('acme-b');

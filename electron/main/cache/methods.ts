@@ -6,6 +6,7 @@
 import type { ExportRequest } from '../../../shared/contract.ts';
 import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import type { Job, MethodTable } from './protocol.ts';
+import { readPreview } from './previews.ts';
 import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates, syncHistory } from './queries.ts';
 
 /** The read methods of the database worker (name → function of the connection). */
@@ -20,6 +21,7 @@ export const CACHE_METHODS = {
   getOrder,
   resourceStates,
   syncHistory,
+  readPreview,
 } satisfies MethodTable;
 
 /** The read methods' table type. */

@@ -14,6 +14,7 @@ import { CredentialStore } from '../credentials/store.ts';
 import { logger } from '../log.ts';
 import { ensureDataDir, logsDir } from '../paths.ts';
 import { removeProfileAndCredentials, type RemovedProfile } from '../profiles/remove.ts';
+import type { PreviewImage } from '../previews/serve.ts';
 import { ProfileStore } from '../profiles/store.ts';
 import { CacheRegistry } from './caches.ts';
 import { ConnectivityMonitor } from './connectivity.ts';
@@ -49,6 +50,11 @@ export interface Core {
   startSync(resources: Resource[]): Promise<{ runId: string }>;
   /** The connectivity of the active profile's service. */
   currentConnectivity(): Connectivity;
+  /**
+   * A template preview of the active profile's cache, for the app scheme's `preview/<key>`.
+   * @returns null when there is none, or no cache can be read
+   */
+  readPreview(key: string): Promise<PreviewImage | null>;
   /**
    * Closes and deletes the active profile's cache, then announces `cacheChanged`.
    * @throws LetterdeskError BUSY while a sync runs (here or in another process)
@@ -168,6 +174,7 @@ export function createCore(options: CoreOptions): Core {
     cache: () => caches.open(activeProfile()),
     startSync,
     currentConnectivity: () => connectivity.current(profiles.active()?.id ?? null),
+    readPreview: (key) => (profiles.active() ? caches.open(activeProfile()).then((cache) => cache.readPreview(key)).catch(() => null) : Promise.resolve(null)),
     async clearCache() {
       const profile = activeProfile();
       if (runs.running) throw new LetterdeskError('BUSY', 'A sync is running. Cancel it before clearing the cache.');

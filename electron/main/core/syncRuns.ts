@@ -129,6 +129,7 @@ export class SyncRuns {
       tokens: resolved.tokens,
       accountId: profile.accountId,
       pageSize: profile.pageSize,
+      previews: profile.previews !== false,
       resources,
       signal: abort.signal,
       // A run with another resource still to read is announced at once: the page shows its rows,

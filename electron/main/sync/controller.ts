@@ -44,6 +44,11 @@ export interface StartSyncOptions {
   signal?: AbortSignal;
   /** Override of the sync process's entry script. @default {@link defaultSyncProcessUrl} */
   processUrl?: URL;
+  /**
+   * The profile's previews setting: after the orders are published, the template previews the
+   * cache lacks are downloaded (never failing the sync); false deletes the stored ones. @default false
+   */
+  previews?: boolean;
   /** Override of {@link SYNC_PROCESS_HEAP_LIMITS} (tests). */
   heapLimits?: readonly (SyncHeapLimit | undefined)[];
   /** How the sync process is started. @default {@link nodeSyncProcessLauncher} (the app passes Electron's) */
@@ -151,6 +156,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     runId: options.runId,
     profileId: options.profileId ?? '',
     logFile: logFileOfThisProcess(),
+    previews: options.previews ?? false,
   };
   const launch = options.launcher ?? nodeSyncProcessLauncher;
   const child = launch(options.processUrl ?? defaultSyncProcessUrl(), heapLimitArgs(heapLimit));

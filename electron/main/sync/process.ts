@@ -33,6 +33,8 @@ export interface SyncStartData {
   profileId: string;
   /** The file the starting process logs to (the app's main.log, the CLI's cli.log), or null for the default. */
   logFile: string | null;
+  /** After the orders are published, download the template previews the cache lacks (previews/refresh.ts); false deletes them. */
+  previews: boolean;
 }
 
 /** Messages from the controller to the sync process. */

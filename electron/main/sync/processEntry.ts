@@ -14,6 +14,7 @@ import { getHeapStatistics } from 'node:v8';
 import { toErrorPayload } from '../../../shared/errors.ts';
 import { openCache, useBulkWriteSettings } from '../cache/db.ts';
 import { logger } from '../log.ts';
+import { refreshPreviews } from '../previews/refresh.ts';
 import { runSync } from './engine.ts';
 import { createHttpPageSource } from './httpSource.ts';
 import type { SyncControlMessage, SyncProcessMessage, SyncProcessStats, SyncStartData } from './process.ts';
@@ -71,6 +72,13 @@ async function run(data: SyncStartData, signal: AbortSignal, post: (m: SyncProce
       onProgress: (value) => post({ type: 'progress', value }),
       onRun: (run) => post({ type: 'run', run }),
     });
+    const orders = runs.find((r) => r.resource === 'orders');
+    if (orders?.outcome === 'succeeded' && !signal.aborted) {
+      // The sync's last step: it never fails the sync, and what it could not fetch waits for the next one.
+      const previews = await refreshPreviews(db, { enabled: data.previews, signal });
+      if (previews.problem) logger.warn(`sync: ${previews.problem}`);
+      else if (previews.attempted > 0) logger.info(`sync: template previews: ${previews.stored} stored, ${previews.failed} failed of ${previews.attempted}`);
+    }
     db.close();
     db = null;
     return { type: 'done', runs, stats: stats() };
