@@ -23,9 +23,8 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // zod and ky are bundled: loaded from node_modules they are ~100 ES modules, and every
-      // process that talks to the service (the main process, the sync process, the CLI) paid
-      // ~50 ms more to start (sync process: fork to first progress 140 → 91 ms).
+      // zod and ky are bundled: loaded from node_modules they are about a hundred ES modules,
+      // which every process that talks to the service (main, sync process, CLI) would load at start.
       externalizeDeps: { exclude: ['zod', 'ky'] },
       rollupOptions: {
         input: {

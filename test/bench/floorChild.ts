@@ -1,5 +1,5 @@
 /**
- * Benchmark child: the two floors of the full-sync rate (issue 8), each in a fresh process so it
+ * Benchmark child: the two floors of the full-sync rate, each in a fresh process so it
  * runs under the same conditions as the sync child. Usage: `node test/bench/floorChild.ts '<json>'`.
  *
  *  - `fetch` — floor (a): fetch and parse the same pages as the sync (page 0 first, then the rest

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "A damaged cache file … detected at open, moved aside (never deleted), the user told, and
+ * Requirement: "A damaged cache file … detected at open, moved aside (never deleted), the user told, and
  * a fresh sync offered" — as the person at the window sees it (built renderer, real handlers,
  * Chromium): the sample profile's cache is overwritten with random bytes while the app is closed;
  * on start the window shows the CACHE_DAMAGED message (where the file went, that nothing was

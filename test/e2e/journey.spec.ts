@@ -1,5 +1,5 @@
 /**
- * The whole user journey of issue 5 in Chromium, with the real handlers and the real sample API:
+ * The whole user journey in Chromium, with the real handlers and the real sample API:
  * first run → sample data → sync with visible progress → search → label filter → contact detail →
  * one of its orders → orders filtered by status → order detail with recipients → the service goes
  * away → offline banner, and the cache keeps answering → the service comes back → sync clears it.

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Record text containing HTML and script is shown as text everywhere in the renderer;
+ * Requirement: "Record text containing HTML and script is shown as text everywhere in the renderer;
  * `templateUrl`/`thumbnailUrl`/`websiteUrl` with `javascript:`, `file:` or `data:` schemes are never
  * opened or loaded."
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Searching, browsing and exporting while a sync runs: consistent results, no errors, no
+ * Requirement: "Searching, browsing and exporting while a sync runs: consistent results, no errors, no
  * blocked UI." Through the real core + handler table (cache worker, sync process, embedded sample
  * API over loopback HTTP), exactly as the page calls them:
  *  - a first sync publishes N contacts; the server then gains rows, so the next sync publishes N';

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "A damaged cache file … detected at open, moved aside (never deleted), the user told, and
+ * Requirement: "A damaged cache file … detected at open, moved aside (never deleted), the user told, and
  * a fresh sync offered. A damaged profiles file likewise."
  *
  * A real cache is built by a real sync from the sample API, then damaged in several ways (random

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Disk full during sync and during export: a clear error, the previous snapshot intact,
+ * Requirement: "Disk full during sync and during export: a clear error, the previous snapshot intact,
  * no partial export file."
  *
  * Sync: the sync's own connection gets SQLite's `PRAGMA max_page_count` set to the current size plus

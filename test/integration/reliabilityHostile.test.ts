@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Service responses with huge fields, deep nesting, wrong types, unknown fields, duplicate
+ * Requirement: "Service responses with huge fields, deep nesting, wrong types, unknown fields, duplicate
  * ids, negative or absurd `count`, `__proto__`/`constructor` keys inside `meta`: handled without
  * crash or prototype pollution; the record is kept or reported, never silently dropped."
  *

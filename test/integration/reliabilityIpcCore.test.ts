@@ -1,5 +1,5 @@
 /**
- * Issue 9: the IPC fuzz of test/unit/reliabilityIpc.test.ts against the *real* handler table over a
+ * the IPC fuzz of test/unit/reliabilityIpc.test.ts against the *real* handler table over a
  * real core (temp data dir, embedded sample API over loopback HTTP, real SQLite cache synced first).
  *
  *  - generated malformed / wrong-typed / non-plain inputs give VALIDATION for every call, with no

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Kill the syncing process at random points": a child process runs the app's sync path
+ * Requirement: "Kill the syncing process at random points": a child process runs the app's sync path
  * (openCache + createHttpPageSource + runSync, see test/reliability/syncChild.ts) against the sample
  * API over loopback HTTP and is sent SIGKILL at a random point — a random phase (fetching,
  * verifying, indexing, publishing, done) of a random resource plus a random delay, or a random time.

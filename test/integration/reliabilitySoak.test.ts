@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Faults": a soak of many consecutive syncs against the sample API over real loopback
+ * Requirement: "Faults": a soak of many consecutive syncs against the sample API over real loopback
  * HTTP, each with a random mix of faults (5xx, 429 with Retry-After, dropped connections, truncated
  * bodies, HTML proxy pages, latency, drift) and random server edits between runs (deletes, inserts,
  * changes). The sync is the app's own path: `openCache` + `createHttpPageSource` + `runSync` on a

@@ -1,5 +1,5 @@
 /**
- * The invariants of issue 4 as reusable checks for the reliability tests (issue 9): what the cache
+ * The sync's invariants (DESIGN.md "Sync") as reusable checks for the reliability tests: what the cache
  * shows, compared with what the server holds or with the previous snapshot; SQLite integrity; the
  * search index against the rows. All read the real cache file through their own connection.
  */

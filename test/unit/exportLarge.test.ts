@@ -1,6 +1,6 @@
 /**
- * A CSV export of 1,000,000 contacts runs with bounded memory (issue 7 "Done when"; issue 8 target:
- * growth ≤ 150 MB). The rows are generated straight into a real cache file (a few seconds), the
+ * A CSV export of 1,000,000 contacts runs with bounded memory (the export memory
+ * target: growth ≤ 150 MB). The rows are generated straight into a real cache file (a few seconds), the
  * export runs in a child process so its peak RSS is its own, and the time of the `sqlite3` shell's
  * `-csv` output of the same columns is printed next to it for reference (the benchmark owns the ratio).
  */
@@ -71,7 +71,7 @@ describe('large export', () => {
         `peak RSS ${peakMb} MB (at start ${baseMb} MB, growth ${peakMb - baseMb} MB); sqlite3 -csv to /dev/null: ${shellMs ?? 'n/a'} ms` +
         (shellMs ? ` (ratio ${(ms / shellMs).toFixed(2)})` : ''),
     );
-    // Issue 8's bound (measured: ~30 MB). An export that held the rows in memory would need over 1 GB.
+    // The export memory target; an export that held the rows in memory would need over 1 GB.
     expect(peakMb - baseMb).toBeLessThan(150);
   });
 });

@@ -198,7 +198,7 @@ describe('ProfileStore', () => {
     fs.writeFileSync(file, JSON.stringify({ version: 1, activeProfileId: null, profiles: [{ ...acme, pageSize: 'ten' }] }));
     expect(ProfileStore.open(dataDir).loadProblem()).toMatch(/pageSize/);
 
-    // Names that only read the same as 'Acme Demo' (an earlier version compared names by case alone) are not damage.
+    // Names that only read the same as 'Acme Demo' (fullwidth or invisible characters) are not damage.
     const fullwidth = { ...acme, id: 'acme-fw-0001', name: 'Ａｃｍｅ Ｄｅｍｏ' };
     const invisible = { ...acme, id: 'acme-zw-0002', name: 'Acme\u200b Demo' };
     fs.writeFileSync(file, JSON.stringify({ version: 1, activeProfileId: fullwidth.id, profiles: [acme, fullwidth, invisible] }));

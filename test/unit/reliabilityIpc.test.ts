@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Hostile or unexpected input": every IPC call of shared/contract.ts fed generated
+ * Requirement: "Hostile or unexpected input": every IPC call of shared/contract.ts fed generated
  * malformed, oversized and wrong-typed inputs through the real `dispatchCall`, with a recording
  * handler table (the real table over a real core: test/integration/reliabilityIpcCore.test.ts).
  *

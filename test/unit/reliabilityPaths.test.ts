@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Base URLs, profile names, file paths for export: validated with clear errors (no writing
+ * Requirement: "Base URLs, profile names, file paths for export: validated with clear errors (no writing
  * outside the chosen file, no path tricks in generated file names)."
  *
  *  - `normalizeBaseUrl` over generated and hand-picked hostile inputs: either a VALIDATION error
