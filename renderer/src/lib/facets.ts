@@ -1,0 +1,30 @@
+/**
+ * Filter options built from facet answers.
+ */
+import type { FacetOption } from '../../../shared/query.ts';
+
+type Value = string | number;
+
+/**
+ * The options with one entry per value, in their first order. The cache can answer one value
+ * twice (a field without a value and one with empty text both offer ""), and a filter offers each
+ * value once, with the counts added up.
+ */
+export function uniqueOptions<V extends Value>(options: readonly FacetOption<V>[]): FacetOption<V>[] {
+  const byValue = new Map<V, FacetOption<V>>();
+  for (const o of options) {
+    const seen = byValue.get(o.value);
+    byValue.set(o.value, seen ? { ...seen, count: seen.count + o.count } : o);
+  }
+  return [...byValue.values()];
+}
+
+/**
+ * The options plus each selected value they lack (count 0), so a filter the current result no
+ * longer contains can still be unchecked.
+ */
+export function withSelected<V extends Value>(options: readonly FacetOption<V>[], selected: readonly V[]): FacetOption<V>[] {
+  const present = new Set(options.map((o) => o.value));
+  const missing = [...new Set(selected)].filter((v) => !present.has(v)).map((v) => ({ value: v, label: String(v), count: 0 }));
+  return [...options, ...missing];
+}
