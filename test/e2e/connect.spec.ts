@@ -68,5 +68,17 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   await expect(page.getByRole('grid', { name: 'Contacts' }).locator('[role="row"][aria-rowindex="2"]')).toBeVisible();
   await page.keyboard.press('Control+4');
   await app.screenshot('33-profile-token-stored');
+
+  // Pointing the profile at another address: the stored tokens are never sent there, the form
+  // says so and asks for the new address's tokens, and saving removes the old ones.
+  const other = baseUrl.replace('127.0.0.1', 'localhost');
+  await page.getByLabel('Base URL').fill(other);
+  await expect(page.getByTestId('tokens-address-changed')).toContainText('never sent to the new one');
+  await expect(page.getByLabel('Access token')).toBeVisible();
+  await app.screenshot('34-profile-address-changed');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(/Token stored · saved/)).toBeHidden();
+  const profileId = app.core.profiles.list().profiles[0]?.id ?? '';
+  expect((await app.core.credentials.status(profileId)).stored).toBe(false);
 });
 
