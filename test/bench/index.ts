@@ -542,14 +542,29 @@ async function main(): Promise<void> {
 }
 
 /**
+ * The commit whose code the run measures, read as the run starts: its short hash, followed by
+ * "with uncommitted changes" when files outside docs/ differ from it; null without git.
+ */
+function measuredCommit(): string | null {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+  if (head.status !== 0) return null;
+  const changed = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)docs'], { cwd: ROOT, encoding: 'utf8' });
+  return `${head.stdout.trim()}${changed.stdout.trim() ? ' with uncommitted changes' : ''}`;
+}
+
+const commitAtStart = writeDocs ? measuredCommit() : null;
+
+/**
  * Puts the table into docs/benchmarks.md between `bench:start <run id>` / `bench:end <run id>`
  * markers (run id = scales and sections, so a 100k run and a 1M run keep a block each), keeping the
- * hand-written text around it; the `(none)` placeholder block is replaced by the first run.
+ * hand-written text around it; the `(none)` placeholder block is replaced by the first run. The
+ * header line gains the measured commit, and paths in the notes are relative to the repository.
  */
 function writeBenchmarksDoc(header: string, machineLine: string, table: string, met: number, missed: number): void {
   const file = resolve(ROOT, 'docs', 'benchmarks.md');
   const id = `${scales.map(label).join('+')}${allResources.length < 2 ? `/${allResources.join(',')}` : ''}${Number.isFinite(ordersMax) ? `/orders≤${label(ordersMax)}` : ''}${sections.size < 4 ? `:${[...sections].sort().join(',')}` : ''}${PAGE_SIZE !== MAX_PAGE_SIZE ? `/page${PAGE_SIZE}` : ''}`;
-  const block = `<!-- bench:start ${id} (written by npm run bench -- --write-docs) -->\n${header}\n\n${machineLine}\n\n${table}\n\nTargets: ${met} met, ${missed} missed.\n<!-- bench:end ${id} -->`;
+  const headerLine = commitAtStart ? `${header}, commit ${commitAtStart}` : header;
+  const block = `<!-- bench:start ${id} (written by npm run bench -- --write-docs) -->\n${headerLine}\n\n${machineLine}\n\n${table.replaceAll(`${ROOT}/`, '')}\n\nTargets: ${met} met, ${missed} missed.\n<!-- bench:end ${id} -->`;
   let doc: string;
   try {
     doc = readFileSync(file, 'utf8');
