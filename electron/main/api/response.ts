@@ -5,6 +5,7 @@
  */
 import type { ErrorCode } from '../../../shared/errors.ts';
 import { redact } from '../log.ts';
+import { readCappedBody } from '../cappedBody.ts';
 
 /** Why one attempt failed (thrown as a value, not an Error; see {@link isFailure}). */
 export interface Failure {
@@ -82,21 +83,9 @@ export async function readBodyCapped(response: Response, cap: number, pageSize: 
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge();
   }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+  const bytes = await readCappedBody(response.body, cap);
+  if (bytes === null) throw tooLarge();
+  return utf8.decode(bytes);
 }
 
 /** True for a {@link Failure} thrown by this module (plain objects, not errors). */

@@ -6,6 +6,7 @@
  */
 import type { PreviewImage } from './serve.ts';
 import { sniffImageType } from './imageType.ts';
+import { readCappedBody } from '../cappedBody.ts';
 
 /** Where each download's outcome goes (the cache, in `refreshPreviews`). */
 export interface PreviewSink {
@@ -103,7 +104,8 @@ export async function downloadPreview(url: string, options: DownloadOptions = {}
       await response.body?.cancel().catch(() => {});
       throw new PreviewDownloadError(`The image is larger than ${mib(maxBytes)} (${mib(declared)}).`);
     }
-    const bytes = await readCapped(response, maxBytes);
+    const bytes = await readCappedBody(response.body, maxBytes);
+    if (bytes === null) throw new PreviewDownloadError(`The image is larger than ${mib(maxBytes)}.`);
     const type = sniffImageType(bytes);
     if (type === null) throw new PreviewDownloadError('The answer is not a PNG, JPEG, WebP or GIF image.');
     return { type, bytes };
@@ -116,30 +118,6 @@ export async function downloadPreview(url: string, options: DownloadOptions = {}
   }
 }
 
-/** The body of `response`, refused as soon as it passes `maxBytes`. */
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
-  if (response.body === null) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new PreviewDownloadError(`The image is larger than ${mib(maxBytes)}.`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
-}
 
 /**
  * Downloads every address in `urls` (duplicates once), `concurrency` at a time, reporting each
