@@ -4,7 +4,6 @@
  * directory) then reports the same status, lists the same records in the same order for the same
  * filters, and writes byte-identical CSV files.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +12,8 @@ import type { CallInput, CallName, CallOutput, ExportRequest } from '../../share
 import { createCore, type Core } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
+import { runCliProcess } from '../helpers/cliProcess.ts';
 
-const ENTRY = join(import.meta.dirname, '..', '..', 'electron', 'main', 'cli', 'index.ts');
 
 const root = mkdtempSync(join(tmpdir(), 'ld-cli-app-'));
 const dataDir = join(root, 'data');
@@ -30,21 +29,7 @@ async function call<N extends CallName>(name: N, input: CallInput<N>): Promise<C
 }
 
 /** Runs the CLI on the app's data directory; no tokens, no keychain (the sample profile needs none to read). */
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, '--data-dir', dataDir, ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: root, DBUS_SESSION_BUS_ADDRESS: 'disabled:' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCliProcess(dataDir, root, args);
 
 beforeAll(async () => {
   core = createCore({

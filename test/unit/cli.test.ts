@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../shared/contract.ts';
+import { CLI_ENTRY, runCliProcess } from '../helpers/cliProcess.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const ENTRY = join(ROOT, 'electron', 'main', 'cli', 'index.ts');
+const ENTRY = CLI_ENTRY;
 
 let dir: string;
 let dataDir: string;
@@ -28,21 +28,7 @@ interface Result {
 }
 
 /** Runs the CLI with a clean environment (no tokens unless given, no keychain bus). */
-function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, '--data-dir', dataDir, ...args], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, DBUS_SESSION_BUS_ADDRESS: 'disabled:', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}): Promise<Result> => runCliProcess(dataDir, dir, args, env);
 
 const tokens = () => ({ LETTERDESK_ACCESS_TOKEN: accessToken, LETTERDESK_REFRESH_TOKEN: refreshToken });
 

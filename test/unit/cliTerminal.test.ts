@@ -4,15 +4,14 @@
  * real CLI from a loopback service; its table output holds none of those characters, while
  * `--json` still prints every field exactly.
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliProcess } from '../helpers/cliProcess.ts';
 
-const ENTRY = join(import.meta.dirname, '..', '..', 'electron', 'main', 'cli', 'index.ts');
 const HOSTILE_NAME = 'Eve\u001b]0;owned\u0007\u001b[2J\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 const HOSTILE_COMPANY = 'Acme\u202Eevil\u009b31m\u0085Corp\u200B';
 
@@ -27,21 +26,7 @@ let dir: string;
 let server: http.Server;
 let baseUrl: string;
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, '--data-dir', join(dir, 'data'), ...args], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, DBUS_SESSION_BUS_ADDRESS: 'disabled:', LETTERDESK_ACCESS_TOKEN: 'test-token-123456' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCliProcess(join(dir, 'data'), dir, args, { LETTERDESK_ACCESS_TOKEN: 'test-token-123456' });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ld-cli-term-'));
