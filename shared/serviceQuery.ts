@@ -187,6 +187,10 @@ function metaKeys(resource: ServiceResource) {
     let metas = 0;
     for (const [key, value] of Object.entries(ctx.value)) {
       if (NAMED[resource].includes(key)) continue;
+      if (value === undefined) {
+        delete ctx.value[key]; // absent, as for the named parameters
+        continue;
+      }
       if (!isMetaParamName(key)) {
         ctx.issues.push({ code: 'custom', path: [key], message: unknownParamMessage(resource, key), input: value });
         continue;
