@@ -141,7 +141,7 @@ export interface ApiClient {
 
 /**
  * Row validators with exactly the checks of the shared §2 schemas, built from their shapes as plain
- * (stripping) objects: zod compiles those to a fast path, about 4× faster than the loose schemas.
+ * (stripping) objects: zod compiles those to a fast path, much faster than the loose schemas.
  * The stripped output is not used; a valid row is returned as the parsed JSON itself, so every
  * unknown field, at every depth, is kept as sent.
  */

@@ -85,7 +85,7 @@ export interface SampleDataset {
   orderIds(): IterableIterator<string>;
   /**
    * The `meta.account_id` of a live row without generating it (unless the row was patched), or null.
-   * Lets account-scoped queries scan 1,000,000 rows in milliseconds.
+   * Lets account-scoped queries scan a million rows quickly.
    */
   accountIdOf(resource: 'contacts' | 'orders', id: string): string | null;
   /** Deletes a contact; returns false when there is no such (live) contact. */

@@ -75,17 +75,16 @@ export interface SampleApiOptions {
   faults?: FaultOptions;
   /**
    * Serialise every page of both unfiltered listings at this page size once, at start, and answer
-   * exactly those requests (no filter, this `pageSize`) from memory. For the benchmark (issue 8):
-   * generating and serialising rows costs the sample server ~1 s of CPU per 100,000 contacts,
-   * taken from the same two cores as the client it measures, where a remote service costs the
-   * client's machine nothing but I/O. Memory: the JSON of both listings (≈ 0.7 KB a contact, 2.8 KB
-   * an order). Not used after an edit of the dataset, or when faults corrupt rows. @default none
+   * exactly those requests (no filter, this `pageSize`) from memory. For the benchmark: generating
+   * and serialising rows takes the sample server's CPU from the same cores as the client it
+   * measures, where a remote service costs the client's machine nothing but I/O. Memory: the JSON
+   * of both listings. Not used after an edit of the dataset, or when faults corrupt rows. @default none
    */
   prerenderPageSize?: number;
   /**
    * The page size of the prerendered orders, when it differs from `prerenderPageSize` (a sync keeps
-   * its pages within a character budget, sync/engine.ts `pageSizeWithin`, and an order is ~4× a
-   * contact). Page 0 of the orders at `prerenderPageSize` is prerendered too: a sync asks it first,
+   * its pages within a character budget, sync/engine.ts `pageSizeWithin`, and an order is several
+   * times a contact). Page 0 of the orders at `prerenderPageSize` is prerendered too: a sync asks it first,
    * at the profile's page size, and divides from there. @default prerenderPageSize
    */
   prerenderOrdersPageSize?: number;
@@ -125,8 +124,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 
 /**
- * Starts the sample API on loopback. Starts in milliseconds at any scale (rows are generated per
- * request), unless `prerenderPageSize` asks for every page up front (seconds per 100,000 rows).
+ * Starts the sample API on loopback. Starts at once at any scale (rows are generated per request),
+ * unless `prerenderPageSize` asks for every page up front (time in proportion to the rows).
  * @throws LetterdeskError VALIDATION for a non-loopback host or bad counts; the listen error
  *   (e.g. EADDRINUSE) otherwise
  */
