@@ -24,6 +24,7 @@ import {
   type RowPage,
 } from './query.ts';
 import type { Contact, Order, Resource } from './serviceRecords.ts';
+import { queryEncodingSchema, type QueryEncoding } from './serviceQuery.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Value types that cross the boundary
@@ -53,6 +54,11 @@ export interface Profile {
    * offline. Absent (profiles saved before the setting existed) means on.
    */
   previews?: boolean;
+  /**
+   * How service queries write §4.1's lists and dates (serviceQuery.ts `QueryEncoding`). Absent
+   * (profiles saved before the setting existed) means `DEFAULT_QUERY_ENCODING`: encoded, year-month-day.
+   */
+  queryEncoding?: QueryEncoding;
 }
 
 /** Where a profile's tokens are and whether the service accepted them. Never the tokens. */
@@ -93,6 +99,8 @@ export const profileInputSchema = z
     pageSize: z.number().int().min(1).max(1000),
     /** Download template previews during a sync; absent: on for a new profile, unchanged on edit. */
     previews: z.boolean().optional(),
+    /** How service queries are written; absent: the default for a new profile, unchanged on edit. */
+    queryEncoding: queryEncodingSchema.optional(),
   })
   .strict();
 export type ProfileInput = z.infer<typeof profileInputSchema>;

@@ -83,11 +83,15 @@ describe('sample API server', () => {
       expect(r.status, q).toBe(400);
       expect(r.body.error).toBe('BAD_REQUEST');
     }
-    for (const q of ['orderStatus=done', 'createdDate=2024/01/01', 'createdDate=2024-01-01,2024-02-01,2024-03-01', 'scheduledDate=tomorrow', 'processingDate=2024-13-01']) {
+    for (const q of ['orderStatus=%5Bnope', 'sources=%22Web', 'createdDate=2024/01/01', 'createdDate=2024-02-30', 'createdDate=%7BstartDate%3A%2231-31-2024%22%7D', 'createdDate=2024-01-01,2024-02-01,2024-03-01', 'scheduledDate=tomorrow', 'processingDate=2024-13-01']) {
       const r = await get(api, `/orders/?page=0&pageSize=5&${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.parameter).toBe(q.split('=')[0]);
     }
+    // orderStatus is a string (§4.2): text that is no status code matches nothing, it is no error
+    const text = await get(api, '/orders/?page=0&pageSize=5&orderStatus=done');
+    expect(text.status).toBe(200);
+    expect(text.body.data.count).toBe(0);
   });
 
   it('checks the bearer token on both endpoints and refreshtoken on contacts', async () => {

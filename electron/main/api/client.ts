@@ -1,7 +1,9 @@
 /**
  * The API client of the service's two read endpoints (`service-api.md` §4.1, §4.2), on ky.
  *
- * - Parameters are typed and encoded one documented way (`params.ts`).
+ * - Parameters are the service query of shared/serviceQuery.ts plus the page, checked before
+ *   anything is sent (an impossible date or an unknown parameter is VALIDATION, no request made) and
+ *   written in the profile's encoding (`params.ts`; docs/service-api-notes.md).
  * - Auth headers as §5 shows them: `Authorization: Bearer <access>` on both endpoints, and
  *   `refreshtoken: <refresh>` on `/contacts` only. Tokens are read through `getTokens()` before every
  *   attempt (so new tokens apply at once), registered with the logger's redaction, and never put in a
@@ -40,10 +42,12 @@ import {
 } from '../../../shared/serviceRecords.ts';
 import { logger, redact, registerSecret } from '../log.ts';
 import { isLoopbackHost } from '../profiles/baseUrl.ts';
-import { encodeContactParams, encodeOrderParams, type ContactListParams, type OrderListParams } from './params.ts';
+import { DEFAULT_QUERY_ENCODING, type QueryEncoding, type ServiceQuery } from '../../../shared/serviceQuery.ts';
+import { describeRequest, encodeContactParams, encodeOrderParams, type ContactListParams, type OrderListParams } from './params.ts';
 import { isFailure, readBodyCapped, redirectFailure, responseByteCap, type Failure } from './response.ts';
 
-export type { ContactListParams, OrderListParams, AddressStatus, DayFilter, DayRange } from './params.ts';
+export type { ContactListParams, OrderListParams } from './params.ts';
+export { describeRequest } from './params.ts';
 export { ONE_ROW_RESPONSE_BYTES, RESPONSE_BYTES_BASE, RESPONSE_BYTES_PER_ROW, responseByteCap } from './response.ts';
 
 /** The credentials of a profile (§5). `refreshToken` is sent on `/contacts` when not null. */
@@ -82,6 +86,8 @@ export interface ApiClientOptions {
   retry?: RetryPolicy;
   /** Called once per call with its final outcome. */
   onOutcome?: (outcome: RequestOutcome) => void;
+  /** How §4.1's lists and dates are written (the profile's setting). @default DEFAULT_QUERY_ENCODING */
+  encoding?: QueryEncoding;
 }
 
 /**
@@ -114,17 +120,28 @@ export interface ApiPage<T> {
   bodyLength: number;
 }
 
-/** The client. Both calls reject with a `LetterdeskError` (codes in the module comment). */
+/** The record type of each listing. */
+export type RecordOf<R extends ServiceQuery['resource']> = R extends 'contacts' ? Contact : Order;
+
+/** The client. Every call rejects with a `LetterdeskError` (codes in the module comment). */
 export interface ApiClient {
-  /** §4.1 `GET {base_url}/contacts`. */
+  /** §4.1 `GET {base_url}/contacts`: any contact filter, and the page (default 0 and 10 rows). */
   listContacts(params: ContactListParams, opts?: { signal?: AbortSignal }): Promise<ApiPage<Contact>>;
-  /** §4.2 `GET {base_url}/orders/`. */
+  /** §4.2 `GET {base_url}/orders/`: any order filter, and the page. */
   listOrders(params: OrderListParams, opts?: { signal?: AbortSignal }): Promise<ApiPage<Order>>;
+  /** One page of a service query, of either listing. */
+  listQuery<Q extends ServiceQuery>(query: Q, page: number, pageSize: number, opts?: { signal?: AbortSignal }): Promise<ApiPage<RecordOf<Q['resource']>>>;
+  /**
+   * The whole address of that page's request (base URL, path, query string) as it would be sent;
+   * tokens travel in headers and never appear in it.
+   * @throws LetterdeskError VALIDATION as the calls do
+   */
+  requestUrl(query: ServiceQuery, page: number, pageSize: number): string;
 }
 
 /**
  * Row validators with exactly the checks of the shared §2 schemas, built from their shapes as plain
- * (stripping) objects: zod compiles those to a fast path, about 4× faster than the loose schemas.
+ * (stripping) objects: zod compiles those to a fast path, much faster than the loose schemas.
  * The stripped output is not used; a valid row is returned as the parsed JSON itself, so every
  * unknown field, at every depth, is kept as sent.
  */
@@ -218,9 +235,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseDelayMs = options.retry?.baseDelayMs ?? 500;
   const maxDelayMs = options.retry?.maxDelayMs ?? 30_000;
   const maxRetryAfterMs = options.retry?.maxRetryAfterMs ?? 60_000;
+  const encoding = options.encoding ?? DEFAULT_QUERY_ENCODING;
 
   /** One attempt: response and body within `timeoutMs` (the parsed JSON and the body's length), or a Failure thrown. */
-  const attempt = async (path: 'contacts' | 'orders/', searchParams: URLSearchParams, pageSize: number, signal: AbortSignal | undefined): Promise<{ json: unknown; bodyLength: number }> => {
+  const attempt = async (path: 'contacts' | 'orders/', searchParams: string, pageSize: number, signal: AbortSignal | undefined): Promise<{ json: unknown; bodyLength: number }> => {
     const tokens = await options.getTokens();
     registerSecret(tokens.accessToken);
     registerSecret(tokens.refreshToken);
@@ -288,7 +306,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** The call: attempts with retries, then the envelope check. */
   const call = async (
     path: 'contacts' | 'orders/',
-    searchParams: URLSearchParams,
+    searchParams: string,
     pageSize: number,
     signal: AbortSignal | undefined,
   ): Promise<{ json: { count: number; rows: unknown[] }; attempts: number; bodyLength: number }> => {
@@ -352,17 +370,28 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return { page, pageSize, offset, count: json.count, records, short: records.length < pageSize && offset + records.length < json.count, attempts, bodyLength };
   };
 
+  const listContacts = async (params: ContactListParams, opts?: { signal?: AbortSignal }): Promise<ApiPage<Contact>> => {
+    const qs = encodeContactParams(params, encoding);
+    const pageSize = params.pageSize ?? 10;
+    const answer = await call('contacts', qs, pageSize, opts?.signal);
+    return pageOf(params.page ?? 0, pageSize, answer, parseRows<Contact>(answer.json.rows, contactRowValidator));
+  };
+  const listOrders = async (params: OrderListParams, opts?: { signal?: AbortSignal }): Promise<ApiPage<Order>> => {
+    const qs = encodeOrderParams(params, encoding);
+    const answer = await call('orders/', qs, params.pageSize, opts?.signal);
+    return pageOf(params.page, params.pageSize, answer, parseRows<Order>(answer.json.rows, orderRowValidator));
+  };
+
   return {
-    async listContacts(params, opts) {
-      const sp = encodeContactParams(params);
-      const pageSize = params.pageSize ?? 10;
-      const answer = await call('contacts', sp, pageSize, opts?.signal);
-      return pageOf(params.page ?? 0, pageSize, answer, parseRows<Contact>(answer.json.rows, contactRowValidator));
+    listContacts,
+    listOrders,
+    async listQuery<Q extends ServiceQuery>(query: Q, page: number, pageSize: number, opts?: { signal?: AbortSignal }): Promise<ApiPage<RecordOf<Q['resource']>>> {
+      const q: ServiceQuery = query;
+      const result = q.resource === 'contacts' ? await listContacts({ ...q.params, page, pageSize }, opts) : await listOrders({ ...q.params, page, pageSize }, opts);
+      return result as ApiPage<RecordOf<Q['resource']>>;
     },
-    async listOrders(params, opts) {
-      const sp = encodeOrderParams(params);
-      const answer = await call('orders/', sp, params.pageSize, opts?.signal);
-      return pageOf(params.page, params.pageSize, answer, parseRows<Order>(answer.json.rows, orderRowValidator));
+    requestUrl(query, page, pageSize) {
+      return `${prefix}${describeRequest(query.resource, query.params, page, pageSize, encoding)}`;
     },
   };
 }

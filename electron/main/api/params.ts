@@ -1,170 +1,144 @@
 /**
- * Typed query parameters of the two endpoints and their one encoding on the wire.
+ * The query string of the two endpoints: a service query (shared/serviceQuery.ts) plus the page,
+ * written exactly as it goes on the wire. Written by hand, not by URLSearchParams, because a space
+ * must be `%20` (URLSearchParams writes `+`) and §4.1's two forms need literal `,` `[` `{`.
  *
- * Encoding (the same rule for every array and object parameter; docs/service-api-notes.md):
- *  - §4.1 array parameters (`addressStatus`, `lastMailedStatus`, `tags`) and the JSON-object
- *    parameter `lastMailedDate` are sent in the spec's URL-encoded form: the value is JSON text
- *    (`["Failed","Verified"]`, `{"startDate":"2024-01-01","endDate":"2024-03-31"}`), which
- *    URLSearchParams percent-encodes. One item stays an array (no "is it a string?" ambiguity) and
- *    dates are year-month-day, as §4.1 asks for the encoded form. Empty arrays are left out.
- *  - §4.2 multi-value string filters (`productTypes`, `sources`, `orderStatus`, `paymentStatus`,
- *    `createdBy`) are one comma-separated string; date filters are `YYYY-MM-DD` (one UTC day) or
- *    `YYYY-MM-DD,YYYY-MM-DD` (inclusive range, either side may be empty).
- *  - booleans are `true`/`false`; `meta` entries become `meta.<key>=<value>`.
- *  - undefined and null values are left out.
+ * Rules (docs/service-api-notes.md "Parameter encoding"):
+ *  - order: `page`, `pageSize`, then the parameters in the spec's order, then other `meta.<key>`
+ *    by key; absent parameters are left out;
+ *  - text (`search`, `meta.<key>`, list items): percent-encoded as a form would be, but a space is
+ *    `%20`; so `page=0&pageSize=100&meta.account_id=acct-1` is what it always was;
+ *  - §4.1 `addressStatus`, `lastMailedStatus`: `encoded` form, the items as percent-encoded JSON
+ *    strings joined by `,` (`%22In%20Transit%22,%22Mailed%22`); `plain` form, the JSON array
+ *    (`[%22Verified%22]`: a `"` can only travel as `%22`);
+ *  - §4.1 `lastMailedDate`: `encoded`, the percent-encoded JSON object (`%7B%22startDate%22%3A…`);
+ *    `plain`, the JSON object (`{%22startDate%22:%2220-11-2023%22}`); only the ends given;
+ *  - §4.1 `tags`: the JSON array of ids the spec's documentation shows (`[4,5,6]`) in both forms
+ *    (§4.1 gives `tags` no encoded form);
+ *  - §4.2 lists: items joined by `,`; §4.2 date ranges: `START,END` (either side may be empty), one
+ *    day alone when both ends are that day;
+ *  - booleans `true`/`false`; every date in the profile's `dateStyle` (2024-03-31 or 31-03-2024).
  */
 import { LetterdeskError } from '../../../shared/errors.ts';
+import {
+  checkServiceQuery,
+  canonicalServiceQuery,
+  DEFAULT_QUERY_ENCODING,
+  type ContactServiceQuery,
+  type DateRange,
+  type OrderServiceQuery,
+  type QueryEncoding,
+  type ServiceResource,
+} from '../../../shared/serviceQuery.ts';
 
-/** §3 address statuses. */
-export type AddressStatus = 'Failed' | 'Verified';
+/** §4.1 `GET /contacts`: the service query and the page (service defaults: page 0, 10 rows). */
+export type ContactListParams = ContactServiceQuery & { page?: number; pageSize?: number };
 
-/** A `YYYY-MM-DD` day range; either bound may be left out. */
-export interface DayRange {
-  startDate?: string;
-  endDate?: string;
+/** §4.2 `GET /orders/`: the service query and the page, both required by the service. */
+export type OrderListParams = OrderServiceQuery & { page: number; pageSize: number };
+
+/**
+ * Percent-encodes text as application/x-www-form-urlencoded does (only letters, digits and
+ * `* - . _` stay), except that a space is `%20`, never `+`.
+ */
+export function encodeText(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** §4.1 query parameters of `GET /contacts` (all optional). */
-export interface ContactListParams {
-  /** Zero-based page. Service default 0. */
-  page?: number;
-  /** Rows per page. Service default 10. */
-  pageSize?: number;
-  /** Free-text filter. */
-  search?: string;
-  addressStatus?: AddressStatus[];
-  /** Items such as "In Transit", "Mailed", "Scheduled". */
-  lastMailedStatus?: string[];
-  /** `{startDate, endDate}` as `YYYY-MM-DD`. */
-  lastMailedDate?: DayRange;
-  /** Label ids. */
-  tags?: string[];
-  withPropertyAddresses?: boolean;
-  isReturnAddress?: boolean;
-  /** `meta.<key>` filters; §4.1 names `account_id`. */
-  meta?: Record<string, string>;
-  /** The spec's own name for `meta: { account_id }` (§4.1); either form works. */
-  'meta.account_id'?: string;
+/** JSON text in the plain form: encoded as {@link encodeText}, but JSON's `[ ] { } : ,` stay. */
+function encodeJsonPlain(json: string): string {
+  return encodeText(json).replace(/%5B|%5D|%7B|%7D|%3A|%2C/g, (e) => decodeURIComponent(e));
 }
 
-/** A day (`YYYY-MM-DD`) or an inclusive day range for the §4.2 date filters. */
-export type DayFilter = string | { from?: string; to?: string };
-
-/** §4.2 query parameters of `GET /orders/`; `page` and `pageSize` are required by the service. */
-export interface OrderListParams {
-  page: number;
-  pageSize: number;
-  /** Order id or name ("arriving in a later release" on the real service). */
-  search?: string;
-  productTypes?: string[];
-  sources?: string[];
-  /** §2.3 `status` codes. */
-  orderStatus?: number[];
-  paymentStatus?: string[];
-  createdDate?: DayFilter;
-  scheduledDate?: DayFilter;
-  processingDate?: DayFilter;
-  /** User ids. */
-  createdBy?: string[];
-  /** `meta.<key>` filters, e.g. `{ account_id: 'acct-1' }`. */
-  meta?: Record<string, string>;
-  /** The spec's own name for `meta: { account_id }` (§4.2); either form works. */
-  'meta.account_id'?: string;
+function styled(day: string, encoding: QueryEncoding): string {
+  return encoding.dateStyle === 'dmy' ? `${day.slice(8, 10)}-${day.slice(5, 7)}-${day.slice(0, 4)}` : day;
 }
 
-const YMD = /^\d{4}-\d{2}-\d{2}$/;
-
-function bad(message: string): never {
-  throw new LetterdeskError('VALIDATION', message);
+function styledRange(range: DateRange, encoding: QueryEncoding): DateRange {
+  const out: DateRange = {};
+  if (range.startDate !== undefined) out.startDate = styled(range.startDate, encoding);
+  if (range.endDate !== undefined) out.endDate = styled(range.endDate, encoding);
+  return out;
 }
 
-function pageParams(sp: URLSearchParams, page: number | undefined, pageSize: number | undefined): void {
+/** Label ids as JSON numbers where that keeps them exact, else as strings (`007`, 20 digits). */
+function tagsJson(ids: readonly string[]): string {
+  return `[${ids.map((id) => (/^(0|[1-9]\d{0,14})$/.test(id) ? id : JSON.stringify(id))).join(',')}]`;
+}
+
+function pageParts(page: number | undefined, pageSize: number | undefined): string[] {
+  const parts: string[] = [];
   if (page !== undefined) {
-    if (!Number.isInteger(page) || page < 0) bad(`page must be a whole number ≥ 0 (got ${page}).`);
-    sp.set('page', String(page));
+    if (!Number.isInteger(page) || page < 0) throw new LetterdeskError('VALIDATION', `page must be a whole number ≥ 0 (got ${page}).`);
+    parts.push(`page=${page}`);
   }
   if (pageSize !== undefined) {
-    if (!Number.isInteger(pageSize) || pageSize < 1) bad(`pageSize must be a whole number ≥ 1 (got ${pageSize}).`);
-    sp.set('pageSize', String(pageSize));
+    if (!Number.isInteger(pageSize) || pageSize < 1) throw new LetterdeskError('VALIDATION', `pageSize must be a whole number ≥ 1 (got ${pageSize}).`);
+    parts.push(`pageSize=${pageSize}`);
   }
+  return parts;
 }
 
-function metaParams(sp: URLSearchParams, meta: Record<string, string> | undefined, accountId: string | undefined): void {
-  const all: Record<string, string> = { ...meta };
-  if (accountId !== undefined && accountId !== null && accountId !== '') all.account_id = accountId;
-  for (const [key, value] of Object.entries(all)) {
-    if (value === undefined || value === null) continue;
-    if (!/^[A-Za-z0-9_.-]+$/.test(key)) bad(`meta key "${key}" may only hold letters, digits, _ . -.`);
-    sp.set(`meta.${key}`, String(value));
+/** One parameter of either resource, as `name=value` (the value already encoded). */
+function encodeParam(resource: ServiceResource, name: string, value: unknown, encoding: QueryEncoding): string {
+  let text: string;
+  if (typeof value === 'boolean') text = String(value);
+  else if (typeof value === 'string') text = encodeText(value);
+  else if (Array.isArray(value)) {
+    const items = value as string[];
+    if (name === 'tags') text = encodeJsonPlain(tagsJson(items));
+    else if (resource === 'orders') text = items.map(encodeText).join(',');
+    else if (encoding.form === 'plain') text = encodeJsonPlain(JSON.stringify(items));
+    else text = items.map((item) => encodeText(JSON.stringify(item))).join(',');
+  } else {
+    const range = styledRange(value as DateRange, encoding);
+    if (resource === 'orders') text = range.startDate !== undefined && range.startDate === range.endDate ? range.startDate : `${range.startDate ?? ''},${range.endDate ?? ''}`;
+    else if (encoding.form === 'plain') text = encodeJsonPlain(JSON.stringify(range));
+    else text = encodeText(JSON.stringify(range));
   }
+  return `${name}=${text}`;
 }
 
-function day(value: string | undefined, what: string): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!YMD.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) bad(`${what} must be a date as YYYY-MM-DD (got "${value}").`);
-  return value;
-}
-
-function commaList(sp: URLSearchParams, name: string, values: readonly (string | number)[] | undefined): void {
-  if (!values || values.length === 0) return;
-  for (const v of values) if (String(v).includes(',')) bad(`${name} values cannot contain a comma ("${v}").`);
-  sp.set(name, values.map(String).join(','));
-}
-
-function dayFilter(sp: URLSearchParams, name: string, value: DayFilter | undefined): void {
-  if (value === undefined) return;
-  if (typeof value === 'string') {
-    sp.set(name, day(value, name) ?? '');
-    return;
-  }
-  const from = day(value.from, `${name}.from`);
-  const to = day(value.to, `${name}.to`);
-  if (from === undefined && to === undefined) return;
-  sp.set(name, `${from ?? ''},${to ?? ''}`);
+function encodeQuery(resource: ServiceResource, params: ContactListParams | OrderListParams, encoding: QueryEncoding): string {
+  const { page, pageSize, ...rest } = params as { page?: number; pageSize?: number; [name: string]: unknown };
+  const parts = pageParts(page, pageSize);
+  const query = canonicalServiceQuery(resource, checkServiceQuery(resource, rest));
+  for (const [name, value] of Object.entries(query)) parts.push(encodeParam(resource, name, value, encoding));
+  return parts.join('&');
 }
 
 /**
- * Encodes §4.1 parameters (rules in the module comment).
- * @throws LetterdeskError VALIDATION for a negative page, a malformed date or meta key
+ * The query string (without `?`) of a §4.1 request (rules in the module comment).
+ * @param encoding the profile's setting @default {@link DEFAULT_QUERY_ENCODING}
+ * @throws LetterdeskError VALIDATION for a bad page or pageSize, or a query the schema refuses
+ *   (an impossible date, an unknown parameter, …), naming the parameter
  */
-export function encodeContactParams(params: ContactListParams): URLSearchParams {
-  const sp = new URLSearchParams();
-  pageParams(sp, params.page, params.pageSize);
-  if (params.search !== undefined && params.search !== '') sp.set('search', params.search);
-  for (const name of ['addressStatus', 'lastMailedStatus', 'tags'] as const) {
-    const values = params[name];
-    if (values && values.length > 0) sp.set(name, JSON.stringify(values.map(String)));
-  }
-  if (params.lastMailedDate) {
-    const startDate = day(params.lastMailedDate.startDate, 'lastMailedDate.startDate');
-    const endDate = day(params.lastMailedDate.endDate, 'lastMailedDate.endDate');
-    if (startDate !== undefined || endDate !== undefined) sp.set('lastMailedDate', JSON.stringify({ startDate, endDate }));
-  }
-  if (params.withPropertyAddresses !== undefined) sp.set('withPropertyAddresses', String(params.withPropertyAddresses));
-  if (params.isReturnAddress !== undefined) sp.set('isReturnAddress', String(params.isReturnAddress));
-  metaParams(sp, params.meta, params['meta.account_id']);
-  return sp;
+export function encodeContactParams(params: ContactListParams, encoding: QueryEncoding = DEFAULT_QUERY_ENCODING): string {
+  return encodeQuery('contacts', params, encoding);
 }
 
 /**
- * Encodes §4.2 parameters (rules in the module comment).
- * @throws LetterdeskError VALIDATION for a missing/negative page or pageSize, a malformed date, a
- *   comma inside a list value
+ * The query string (without `?`) of a §4.2 request (rules in the module comment).
+ * @throws LetterdeskError VALIDATION as {@link encodeContactParams}, and when page or pageSize is missing
  */
-export function encodeOrderParams(params: OrderListParams): URLSearchParams {
-  const sp = new URLSearchParams();
-  if (params.page === undefined || params.pageSize === undefined) bad('The order history needs page and pageSize (§4.2).');
-  pageParams(sp, params.page, params.pageSize);
-  if (params.search !== undefined && params.search !== '') sp.set('search', params.search);
-  commaList(sp, 'productTypes', params.productTypes);
-  commaList(sp, 'sources', params.sources);
-  if (params.orderStatus?.some((s) => !Number.isInteger(s))) bad('orderStatus items must be whole numbers.');
-  commaList(sp, 'orderStatus', params.orderStatus);
-  commaList(sp, 'paymentStatus', params.paymentStatus);
-  dayFilter(sp, 'createdDate', params.createdDate);
-  dayFilter(sp, 'scheduledDate', params.scheduledDate);
-  dayFilter(sp, 'processingDate', params.processingDate);
-  commaList(sp, 'createdBy', params.createdBy);
-  metaParams(sp, params.meta, params['meta.account_id']);
-  return sp;
+export function encodeOrderParams(params: OrderListParams, encoding: QueryEncoding = DEFAULT_QUERY_ENCODING): string {
+  if (params.page === undefined || params.pageSize === undefined) throw new LetterdeskError('VALIDATION', 'The order history needs page and pageSize (§4.2).');
+  return encodeQuery('orders', params, encoding);
+}
+
+/** The path of each listing under the base URL (§4.1, §4.2). */
+export const LISTING_PATHS = { contacts: 'contacts', orders: 'orders/' } as const satisfies Record<ServiceResource, string>;
+
+/**
+ * The exact path and query string a request would have, relative to the base URL
+ * (`/contacts?page=0&pageSize=10&addressStatus=%22Failed%22`): what the editor shows as "the exact
+ * request". Holds no tokens (they travel in headers).
+ * @throws LetterdeskError VALIDATION as {@link encodeContactParams}
+ */
+export function describeRequest(resource: 'contacts', query: ContactServiceQuery, page: number, pageSize: number, encoding?: QueryEncoding): string;
+export function describeRequest(resource: 'orders', query: OrderServiceQuery, page: number, pageSize: number, encoding?: QueryEncoding): string;
+export function describeRequest(resource: ServiceResource, query: ContactServiceQuery | OrderServiceQuery, page: number, pageSize: number, encoding?: QueryEncoding): string;
+export function describeRequest(resource: ServiceResource, query: ContactServiceQuery | OrderServiceQuery, page: number, pageSize: number, encoding: QueryEncoding = DEFAULT_QUERY_ENCODING): string {
+  const qs = encodeQuery(resource, { ...query, page, pageSize }, encoding);
+  return `/${LISTING_PATHS[resource]}${qs === '' ? '' : `?${qs}`}`;
 }

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { queryEncodingSchema } from '../../../shared/serviceQuery.ts';
 import { ENVIRONMENTS, profileInputSchema, type Profile, type ProfileInput, type ProfileList } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
@@ -44,6 +45,9 @@ const storedProfileSchema = z.object({
   createdAt: z.iso.datetime(),
   // Optional: files written before the setting existed have none (on).
   previews: z.boolean().optional(),
+  // Optional for the same reason (absent: DEFAULT_QUERY_ENCODING). A value this version does not
+  // know (written by a newer one) reads as absent rather than making the whole file damaged.
+  queryEncoding: queryEncodingSchema.strip().optional().catch(undefined),
 });
 
 const profilesFileSchema = z
@@ -121,7 +125,7 @@ export function newProfileId(name: string, taken: ReadonlySet<string> = new Set(
 }
 
 function copyProfile(profile: Profile): Profile {
-  return { ...profile };
+  return profile.queryEncoding === undefined ? { ...profile } : { ...profile, queryEncoding: { ...profile.queryEncoding } };
 }
 
 /** The profiles of one data directory. Synchronous: the file is small and written rarely. */
@@ -226,6 +230,7 @@ export class ProfileStore {
         pageSize: fields.pageSize,
         sampleData: options.sampleData ?? existing.sampleData,
         ...(fields.previews === undefined ? {} : { previews: fields.previews }),
+        ...(fields.queryEncoding === undefined ? {} : { queryEncoding: { ...fields.queryEncoding } }),
       };
       file.profiles[index] = saved;
     } else {
@@ -239,6 +244,7 @@ export class ProfileStore {
         sampleData: options.sampleData ?? false,
         createdAt: new Date().toISOString(),
         ...(fields.previews === undefined ? {} : { previews: fields.previews }),
+        ...(fields.queryEncoding === undefined ? {} : { queryEncoding: { ...fields.queryEncoding } }),
       };
       file.profiles.push(saved);
       if (file.activeProfileId === null) file.activeProfileId = saved.id;

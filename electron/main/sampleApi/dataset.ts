@@ -15,12 +15,12 @@
  * change the data; its size is the number of edits, never the scale. Added rows are generated like
  * base rows, with sequence numbers after the base ones.
  *
- * Besides the §2 fields (all present, in their spec types, with the observed nulls) rows carry a few
- * fields the spec does not name, which a client must pass through untouched and which the sample API
- * filters on (see docs/service-api-notes.md):
- *  - contacts: `meta` (`{ account_id }`, on about a third of the contacts), `lastMailedStatus`
- *    (string or null), `lastMailedDate` (timestamp or null), `isReturnAddress` (boolean);
- *  - orders: `createdAt` (timestamp), `source`, `paymentStatus`, `processedAt` (timestamp or null).
+ * Rows carry the §2 fields (all present, in their spec types, with the observed nulls); contacts
+ * also carry `meta` (`{ account_id }`, on about a third of them), a field the spec does not name that
+ * a client must pass through untouched. What the service filters on but never sends — address and
+ * last-mailed status, return-address flag; payment status, source, creation and processing times,
+ * creator — is each row's *hidden state* (hidden.ts), read with `contactHidden` / `orderHidden` and
+ * changed with `setContactHidden` / `setOrderHidden` (docs/service-api-notes.md).
  */
 import {
   accountIdOf,
@@ -32,7 +32,10 @@ import {
   type SampleContact,
   type SampleOrder,
 } from './generate.ts';
+import { contactHiddenOf, orderHiddenOf, type ContactHidden, type OrderHidden } from './hidden.ts';
 import { Overlay } from './overlay.ts';
+
+export type { ContactHidden, OrderHidden } from './hidden.ts';
 
 export { accountIdOf, CONTACT_ID_BASE, DEFAULT_PREVIEW_ORIGIN, generateContact, generateOrder, ORDER_ID_BASE, type SampleContact, type SampleOrder } from './generate.ts';
 
@@ -82,7 +85,7 @@ export interface SampleDataset {
   orderIds(): IterableIterator<string>;
   /**
    * The `meta.account_id` of a live row without generating it (unless the row was patched), or null.
-   * Lets account-scoped queries scan 1,000,000 rows in milliseconds.
+   * Lets account-scoped queries scan a million rows quickly.
    */
   accountIdOf(resource: 'contacts' | 'orders', id: string): string | null;
   /** Deletes a contact; returns false when there is no such (live) contact. */
@@ -97,6 +100,14 @@ export interface SampleDataset {
   updateContact(id: string, patch: Record<string, unknown>): boolean;
   /** Merges `patch` into an order (shallow); returns false when there is no such order. */
   updateOrder(id: string, patch: Record<string, unknown>): boolean;
+  /** The hidden state of a live contact (computed per call, a few draws), or null. */
+  contactHidden(id: string): ContactHidden | null;
+  /** The hidden state of a live order, or null. */
+  orderHidden(id: string): OrderHidden | null;
+  /** Changes a contact's hidden state (what only filters see); returns false when there is no such contact. */
+  setContactHidden(id: string, patch: Partial<ContactHidden>): boolean;
+  /** Changes an order's hidden state; returns false when there is no such order. */
+  setOrderHidden(id: string, patch: Partial<OrderHidden>): boolean;
 }
 /**
  * Creates a dataset. Fast at any scale (nothing is generated up front).
@@ -115,6 +126,8 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
   const contacts = new Overlay(contactsBase);
   const orders = new Overlay(ordersBase);
   let version = 0;
+  const contactHiddenPatches = new Map<number, Partial<ContactHidden>>();
+  const orderHiddenPatches = new Map<number, Partial<OrderHidden>>();
 
   const contactOf = (seq: number): SampleContact => {
     const row = generateContact(seed, seq, contactsBase);
@@ -197,5 +210,33 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
     addOrders: (n) => add(orders, n, ORDER_ID_BASE),
     updateContact: (id, p) => patch(contacts, contactSeq(id), p),
     updateOrder: (id, p) => patch(orders, orderSeq(id), p),
+    contactHidden(id) {
+      const seq = contactSeq(id);
+      if (!contacts.isLive(seq)) return null;
+      const hidden = contactHiddenOf(seed, seq, contactsBase);
+      const p = contactHiddenPatches.get(seq);
+      return p ? { ...hidden, ...p } : hidden;
+    },
+    orderHidden(id) {
+      const seq = orderSeq(id);
+      if (!orders.isLive(seq)) return null;
+      const hidden = orderHiddenOf(seed, seq, ordersBase);
+      const p = orderHiddenPatches.get(seq);
+      return p ? { ...hidden, ...p } : hidden;
+    },
+    setContactHidden(id, p) {
+      const seq = contactSeq(id);
+      if (!contacts.isLive(seq)) return false;
+      contactHiddenPatches.set(seq, { ...contactHiddenPatches.get(seq), ...p });
+      version++;
+      return true;
+    },
+    setOrderHidden(id, p) {
+      const seq = orderSeq(id);
+      if (!orders.isLive(seq)) return false;
+      orderHiddenPatches.set(seq, { ...orderHiddenPatches.get(seq), ...p });
+      version++;
+      return true;
+    },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Row generation of the sample dataset (dataset.ts): contact and order `seq` from `hash(seed, seq)`
  * alone, so any row costs the same at any scale. Identifiers follow the sequence: contact id =
- * 10,000,001 + seq, order id = 50,000,001 + seq. Besides the §2 fields rows carry the pass-through
- * extras that dataset.ts's module comment lists.
+ * 10,000,001 + seq, order id = 50,000,001 + seq. Rows carry the §2 fields (and contacts a `meta`
+ * where set); what only the service's filters see is hidden state (hidden.ts), never in a row.
  */
 import type { Contact, ContactSnapshot, Order, OrderContact } from '../../../shared/serviceRecords.ts';
 import { samplePreviewPath } from './previews.ts';
@@ -22,10 +22,7 @@ import {
   FORMULA_VALUES,
   HARD_NAMES,
   LABELS,
-  LAST_MAILED_STATUSES,
   LAST_NAMES,
-  ORDER_SOURCES,
-  PAYMENT_STATUSES,
   PRODUCTS,
   STREET_NAMES,
   STREET_SUFFIXES,
@@ -41,26 +38,17 @@ export const ORDER_ID_BASE = 50_000_001;
 /** Recipient entry ids: RECIPIENT_ID_BASE + orderSeq * 1000 + index (at most 400 recipients). */
 const RECIPIENT_ID_BASE = 1_000_000_000;
 const ORG_ID = '4207';
-const START_MS = Date.UTC(2019, 0, 1);
-const END_MS = Date.UTC(2025, 11, 31);
+/** Generated times lie between these (rows added after the base ones lie after the end). */
+export const START_MS = Date.UTC(2019, 0, 1);
+export const END_MS = Date.UTC(2025, 11, 31);
 const SPAN_MS = END_MS - START_MS;
 const DAY_MS = 86_400_000;
 
-/** A generated contact: §2.2 plus the pass-through extras named in the module comment. */
-export type SampleContact = Contact & {
-  meta?: { account_id: string };
-  lastMailedStatus: string | null;
-  lastMailedDate: string | null;
-  isReturnAddress: boolean;
-};
+/** A generated contact: §2.2, plus `meta` (`{ account_id }`) on about a third of them. */
+export type SampleContact = Contact & { meta?: { account_id: string } };
 
-/** A generated order: §2.3 plus the pass-through extras named in the module comment. */
-export type SampleOrder = Order & {
-  createdAt: string;
-  source: string;
-  paymentStatus: string;
-  processedAt: string | null;
-};
+/** A generated order: §2.3. */
+export type SampleOrder = Order;
 /** The default origin of the orders' `template.thumbnailUrl` (dataset.ts `previewOrigin`): a host that does not exist. */
 export const DEFAULT_PREVIEW_ORIGIN = 'https://templates.sample.letterdesk.example';
 
@@ -104,6 +92,30 @@ function timeOf(seq: number, base: number, r: Rng): number {
   return Math.floor(START_MS + ((seq + r.next()) / Math.max(base, 1)) * SPAN_MS);
 }
 
+/** The latest creation time row `seq` of `base` can have (its `timeOf` is below this). */
+export function latestCreation(seq: number, base: number): number {
+  return START_MS + ((seq + 1) / Math.max(base, 1)) * SPAN_MS;
+}
+
+/** The generator of order `seq`'s row; its first two draws are the creation time and the status. */
+function orderRng(seed: number, seq: number): Rng {
+  return new Rng(hash32(seed ^ 0x5bd1e995, seq * 2 + 1));
+}
+
+function statusOf(roll: number): number {
+  return roll < 0.55 ? 5 : roll < 0.7 ? 4 : roll < 0.8 ? 3 : roll < 0.87 ? 2 : roll < 0.93 ? 1 : roll < 0.97 ? 6 : 0;
+}
+
+/**
+ * The creation time (epoch ms) and §2.3 `status` of order `seq` as generated, without generating
+ * the row: two draws of its generator (the hidden state's creation date and payment status use them).
+ */
+export function orderBasics(seed: number, seq: number, base: number): { createdMs: number; status: number } {
+  const r = orderRng(seed, seq);
+  const createdMs = timeOf(seq, base, r);
+  return { createdMs, status: statusOf(r.next()) };
+}
+
 /**
  * Generates contact `seq` (before any overlay patch).
  * @param seed dataset seed
@@ -137,12 +149,15 @@ export function generateContact(seed: number, seq: number, base: number): Sample
     if (!ContactLabels.some((l) => l.id === label.id)) ContactLabels.push({ id: label.id, title: label.title });
   }
   const createdMs = timeOf(seq, base, r);
-  const mailed = r.chance(0.6);
-  const lastMailedStatus = mailed ? r.pick(LAST_MAILED_STATUSES) : null;
-  const lastMailedDate = mailed ? new Date(createdMs + r.int(Math.min(400 * DAY_MS, Math.max(DAY_MS, END_MS + 60 * DAY_MS - createdMs)))).toISOString() : null;
+  // Draws that once made fields now kept as hidden state (hidden.ts): still drawn, so that every
+  // field after them stays as it was for the same seed.
+  if (r.chance(0.6)) {
+    r.next();
+    r.next();
+  }
   const accountId = accountIdOf(seed, 'contacts', seq);
   const isLiveMode = r.chance(0.9);
-  const isReturnAddress = r.chance(0.03);
+  r.next();
 
   switch (hard) {
     case 'quotes':
@@ -189,9 +204,6 @@ export function generateContact(seed: number, seq: number, base: number): Sample
     isLiveMode,
     ContactLabels,
     createdAt: new Date(createdMs).toISOString(),
-    lastMailedStatus,
-    lastMailedDate,
-    isReturnAddress,
   };
   if (accountId !== null) contact.meta = { account_id: accountId };
   return contact;
@@ -235,11 +247,10 @@ function ymd(ms: number): string {
  * @param previewOrigin origin of `template.thumbnailUrl` (dataset.ts `SampleDatasetOptions.previewOrigin`)
  */
 export function generateOrder(seed: number, seq: number, base: number, contactsBase: number, previewOrigin: string = DEFAULT_PREVIEW_ORIGIN): SampleOrder {
-  const r = new Rng(hash32(seed ^ 0x5bd1e995, seq * 2 + 1));
+  const r = orderRng(seed, seq);
   const id = String(ORDER_ID_BASE + seq);
   const createdMs = timeOf(seq, base, r);
-  const statusRoll = r.next();
-  const status = statusRoll < 0.55 ? 5 : statusRoll < 0.7 ? 4 : statusRoll < 0.8 ? 3 : statusRoll < 0.87 ? 2 : statusRoll < 0.93 ? 1 : statusRoll < 0.97 ? 6 : 0;
+  const status = statusOf(r.next());
 
   const campaignCount = Math.max(4, Math.floor(base / 3));
   const campaignIdx = r.int(campaignCount);
@@ -284,7 +295,8 @@ export function generateOrder(seed: number, seq: number, base: number, contactsB
     });
   }
   const accountId = accountIdOf(seed, 'orders', seq);
-  const processedAt = status >= 3 ? new Date(createdMs + r.range(1, 72) * 3_600_000).toISOString() : null;
+  // Once the processing time (now hidden state): still drawn, so the fields after it stay as they were.
+  if (status >= 3) r.next();
   return {
     id,
     orgId: ORG_ID,
@@ -297,10 +309,6 @@ export function generateOrder(seed: number, seq: number, base: number, contactsB
     product,
     contacts,
     template,
-    createdAt: new Date(createdMs).toISOString(),
-    source: r.pick(ORDER_SOURCES),
-    paymentStatus: status === 0 ? 'pending' : r.pick(PAYMENT_STATUSES),
-    processedAt,
   };
 }
 

@@ -1,26 +1,26 @@
 /**
  * Query parameters of the sample API: parsing (every form the spec allows) and the filters.
+ * A `+` and `%20` both mean a space (the query is read as a form would be).
  *
- * Contacts (`service-api.md` §4.1), accepted forms:
- *  - arrays (`addressStatus`, `lastMailedStatus`, `tags`): repeated keys (`tags=1&tags=2`), bracket
- *    keys (`tags[]=1`, `tags[0]=1`), or one JSON array (`addressStatus=["Failed","Verified"]`, i.e.
- *    the URL-encoded form `addressStatus=%5B%22Failed%22%5D`; a doubly encoded value is decoded once
- *    more). A single plain value is a one-item array.
- *  - `lastMailedDate`: bracket keys (`lastMailedDate[startDate]=…&lastMailedDate[endDate]=…`), dotted
- *    keys, or one JSON object `{"startDate":…,"endDate":…}`; dates as `YYYY-MM-DD` or `DD-MM-YYYY`
- *    (`/` also accepted as separator); either bound may be missing; both are inclusive UTC days.
- *  - booleans: `true`/`false` (also `1`/`0`).
- *  - `page` default 0, `pageSize` default 10; `meta.<key>` (or `meta[<key>]`) filters on `meta`.
- * Orders (§4.2): `page` and `pageSize` are required. The spec leaves the formats of the string
- * filters open; the sample API (and the Letterdesk client) use:
- *  - multi-value filters (`productTypes`, `sources`, `orderStatus`, `paymentStatus`, `createdBy`):
- *    comma-separated values, OR within the filter, compared case-insensitively; `orderStatus` items
- *    are integers (the §2.3 `status` code).
- *  - date filters (`createdDate`, `scheduledDate`, `processingDate`): `YYYY-MM-DD` (that UTC day) or
- *    `YYYY-MM-DD,YYYY-MM-DD` (inclusive range; either side may be empty for an open range).
+ * Lists (§4.1 `addressStatus`, `lastMailedStatus`, `tags`; §4.2 `productTypes`, `sources`,
+ * `orderStatus`, `paymentStatus`, `createdBy`), each value in any of these forms, and the values of
+ * repeated keys (`tags=1&tags=2`) and bracket keys (`tags[]=1`, `tags[0]=1`) added together:
+ *  - the plain form, a JSON array: `addressStatus=["Verified"]`, `tags=[4,5,6]`;
+ *  - the encoded form, quoted items: `lastMailedStatus=%22In%20Transit%22,%22Mailed%22`;
+ *  - bare values, comma-separated: `productTypes=letter,postcard`, `addressStatus=Failed`;
+ *  - any of them percent-encoded once more (decoded again when it starts with `%5B`, `%7B`, `%22`).
+ * Dates are `YYYY-MM-DD` or `DD-MM-YYYY` (the two styles §4.1 says are in use); ranges are inclusive
+ * UTC days, either end may be missing:
+ *  - `lastMailedDate`: a JSON object `{"startDate":…,"endDate":…}` (also with bare keys, as the
+ *    service's documentation writes it: `{startDate: "20-11-2023"}`), or bracket / dotted keys
+ *    (`lastMailedDate[startDate]=…`); `/` is also taken as the separator;
+ *  - §4.2 date filters: one day, `START,END`, or the same JSON object.
+ * Booleans `true`/`false` (also `1`/`0`); contacts `page` default 0, `pageSize` default 10; orders
+ * need both. `meta.<key>` (or `meta[<key>]`) filters on the record's `meta`. Every other filter
+ * matches the row's hidden state (hidden.ts) or a field of the row, as the match functions say.
  * Anything malformed is a {@link QueryError} (answered 400 with a JSON body).
  */
-import type { SampleContact, SampleOrder } from './dataset.ts';
+import type { ContactHidden, OrderHidden, SampleContact, SampleOrder } from './dataset.ts';
 
 /** A malformed query parameter; the server answers 400 with `{ message, error: 'BAD_REQUEST', parameter }`. */
 export class QueryError extends Error {
@@ -61,7 +61,7 @@ export interface OrderQueryParams {
   search: string | null;
   productTypes: string[] | null;
   sources: string[] | null;
-  orderStatus: number[] | null;
+  orderStatus: string[] | null;
   paymentStatus: string[] | null;
   createdBy: string[] | null;
   createdDate: TimeRange | null;
@@ -109,30 +109,29 @@ function textParam(sp: URLSearchParams, name: string): string | null {
   return v === '' ? null : v;
 }
 
-/** Collects an array parameter from every accepted form (see module comment). */
+/** Collects a list parameter from every accepted form (see module comment). */
 function arrayParam(sp: URLSearchParams, name: string): string[] | null {
   const values: string[] = [];
-  let seen = false;
   for (const [key, raw] of sp) {
     if (key !== name && key !== `${name}[]` && !(key.startsWith(`${name}[`) && /^\[\d+\]$/.test(key.slice(name.length)))) continue;
-    seen = true;
     const value = maybeDecodeAgain(raw).trim();
-    if (value.startsWith('[')) {
+    if (value.startsWith('[') || value.startsWith('"')) {
+      const form = value.startsWith('[') ? 'a JSON array' : 'quoted items';
       let parsed: unknown;
       try {
-        parsed = JSON.parse(value);
+        parsed = JSON.parse(value.startsWith('[') ? value : `[${value}]`);
       } catch {
-        throw new QueryError(name, `The query parameter "${name}" looks like a JSON array but is not valid JSON.`);
+        throw new QueryError(name, `The query parameter "${name}" looks like ${form} but is not valid JSON (got "${value.slice(0, 40)}").`);
       }
       if (!Array.isArray(parsed) || !parsed.every((x) => typeof x === 'string' || typeof x === 'number')) {
-        throw new QueryError(name, `The query parameter "${name}" must be an array of strings.`);
+        throw new QueryError(name, `The query parameter "${name}" must be a list of strings.`);
       }
-      for (const x of parsed) values.push(String(x).trim());
-    } else if (value !== '') {
-      values.push(value);
+      for (const x of parsed) if (String(x).trim() !== '') values.push(String(x).trim());
+    } else {
+      for (const item of value.split(',')) if (item.trim() !== '') values.push(item.trim());
     }
   }
-  return seen && values.length > 0 ? values : null;
+  return values.length > 0 ? values : null;
 }
 
 /** Parses `YYYY-MM-DD`, `DD-MM-YYYY` (or with `/`) into the epoch ms of that UTC day; null if malformed. */
@@ -174,27 +173,30 @@ function rangeOf(name: string, start: string | undefined, end: string | undefine
   return { from, to };
 }
 
+/** A `{startDate, endDate}` JSON object (keys quoted or bare) as a range. */
+function dateObject(name: string, value: string): TimeRange | null {
+  let parsed: unknown;
+  try {
+    // The service's documentation writes the keys bare: `{startDate: "20-11-2023", endDate: …}`.
+    parsed = JSON.parse(value.replace(/([{,]\s*)([A-Za-z_]\w*)\s*:/g, '$1"$2":'));
+  } catch {
+    throw new QueryError(name, `The query parameter "${name}" must be a JSON object {"startDate","endDate"} or bracket keys ${name}[startDate]/${name}[endDate].`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new QueryError(name, `The query parameter "${name}" must be an object with startDate and endDate.`);
+  const o = parsed as Record<string, unknown>;
+  const str = (v: unknown, key: string): string | undefined => {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string') throw new QueryError(name, `The ${key} of "${name}" must be a string date.`);
+    return v;
+  };
+  return rangeOf(name, str(o.startDate, 'startDate'), str(o.endDate, 'endDate'));
+}
+
 /** `lastMailedDate` in every accepted form (see module comment). */
 function lastMailedDateParam(sp: URLSearchParams): TimeRange | null {
   const name = 'lastMailedDate';
   const raw = sp.get(name);
-  if (raw !== null && raw.trim() !== '') {
-    const value = maybeDecodeAgain(raw).trim();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      throw new QueryError(name, `The query parameter "${name}" must be a JSON object {"startDate","endDate"} or bracket keys ${name}[startDate]/${name}[endDate].`);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new QueryError(name, `The query parameter "${name}" must be an object with startDate and endDate.`);
-    const o = parsed as Record<string, unknown>;
-    const str = (v: unknown, key: string): string | undefined => {
-      if (v === undefined || v === null) return undefined;
-      if (typeof v !== 'string') throw new QueryError(name, `The ${key} of "${name}" must be a string date.`);
-      return v;
-    };
-    return rangeOf(name, str(o.startDate, 'startDate'), str(o.endDate, 'endDate'));
-  }
+  if (raw !== null && raw.trim() !== '') return dateObject(name, maybeDecodeAgain(raw).trim());
   const start = sp.get(`${name}[startDate]`) ?? sp.get(`${name}.startDate`) ?? undefined;
   const end = sp.get(`${name}[endDate]`) ?? sp.get(`${name}.endDate`) ?? undefined;
   return rangeOf(name, start, end);
@@ -211,24 +213,16 @@ function metaParams(sp: URLSearchParams): [string, string][] {
   return out;
 }
 
-function commaList(sp: URLSearchParams, name: string): string[] | null {
-  const raw = sp.get(name);
-  if (raw === null) return null;
-  const items = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  return items.length > 0 ? items : null;
-}
-
 function dateFilter(sp: URLSearchParams, name: string): TimeRange | null {
   const raw = sp.get(name);
   if (raw === null || raw.trim() === '') return null;
-  const parts = raw.split(',');
-  const iso = /^\s*\d{4}-\d{2}-\d{2}\s*$/;
-  const ok = (p: string | undefined) => p === undefined || p.trim() === '' || iso.test(p);
-  if (parts.length > 2 || !ok(parts[0]) || !ok(parts[1]) || (parts.length === 1 && !iso.test(raw))) {
-    throw new QueryError(name, `The query parameter "${name}" must be YYYY-MM-DD or YYYY-MM-DD,YYYY-MM-DD (got "${raw.slice(0, 40)}").`);
+  const value = maybeDecodeAgain(raw).trim();
+  if (value.startsWith('{')) return dateObject(name, value);
+  const parts = value.split(',');
+  const day = /^\s*(\d{4}-\d{2}-\d{2}|\d{2}-\d{2}-\d{4})\s*$/;
+  const ok = (p: string | undefined) => p === undefined || p.trim() === '' || day.test(p);
+  if (parts.length > 2 || !ok(parts[0]) || !ok(parts[1]) || (parts.length === 1 && !day.test(value))) {
+    throw new QueryError(name, `The query parameter "${name}" must be a day (YYYY-MM-DD or DD-MM-YYYY), START,END with either side empty, or {"startDate","endDate"} (got "${raw.slice(0, 40)}").`);
   }
   if (parts.length === 1) return rangeOf(name, parts[0], parts[0]);
   return rangeOf(name, parts[0], parts[1]);
@@ -264,17 +258,16 @@ export function parseContactQuery(sp: URLSearchParams, maxPageSize: number): Con
  * @throws QueryError for a malformed value or a missing page/pageSize
  */
 export function parseOrderQuery(sp: URLSearchParams, maxPageSize: number): OrderQueryParams {
-  const orderStatus = commaList(sp, 'orderStatus');
-  if (orderStatus?.some((s) => !/^-?\d+$/.test(s))) throw new QueryError('orderStatus', 'orderStatus must be comma-separated integer status codes, e.g. 3,5.');
+  const lower = (name: string) => arrayParam(sp, name)?.map((s) => s.toLowerCase()) ?? null;
   return {
     page: intParam(sp, 'page', null, 0),
     pageSize: Math.min(intParam(sp, 'pageSize', null, 1), maxPageSize),
     search: textParam(sp, 'search'),
-    productTypes: commaList(sp, 'productTypes')?.map((s) => s.toLowerCase()) ?? null,
-    sources: commaList(sp, 'sources')?.map((s) => s.toLowerCase()) ?? null,
-    orderStatus: orderStatus?.map(Number) ?? null,
-    paymentStatus: commaList(sp, 'paymentStatus')?.map((s) => s.toLowerCase()) ?? null,
-    createdBy: commaList(sp, 'createdBy'),
+    productTypes: lower('productTypes'),
+    sources: lower('sources'),
+    orderStatus: lower('orderStatus'),
+    paymentStatus: lower('paymentStatus'),
+    createdBy: arrayParam(sp, 'createdBy'),
     createdDate: dateFilter(sp, 'createdDate'),
     scheduledDate: dateFilter(sp, 'scheduledDate'),
     processingDate: dateFilter(sp, 'processingDate'),
@@ -312,22 +305,21 @@ export function filterKey(q: ContactQueryParams | OrderQueryParams): string {
 }
 
 /**
- * The §4.1 filters: AND across parameters, OR within an array.
+ * The §4.1 filters: AND across parameters, OR within a list. `row` generates the record, and is
+ * called only when a filter needs it (search, tags, meta), so hidden-state filters scan quickly.
+ *  - addressStatus, lastMailedStatus (case-insensitive), lastMailedDate, isReturnAddress: the
+ *    contact's hidden state (a contact never mailed matches no lastMailed filter);
  *  - search: case-insensitive substring of first/last/full name, company, email, phone or city;
- *  - addressStatus: Verified = `isVerified` true, Failed = `isVerified` false (null matches neither);
- *  - lastMailedStatus / lastMailedDate: on the pass-through fields of the same names;
- *  - tags: the contact has at least one of the label ids;
- *  - isReturnAddress: equals the pass-through field; meta.<key>: equals `meta[key]`.
+ *  - tags: the contact has at least one of the label ids; meta.<key>: equals `meta[key]`.
  */
-export function contactMatches(c: SampleContact, q: ContactQueryParams): boolean {
-  if (q.addressStatus) {
-    const s = c.isVerified === true ? 'verified' : c.isVerified === false ? 'failed' : null;
-    if (s === null || !q.addressStatus.includes(s)) return false;
-  }
-  if (q.lastMailedStatus && (c.lastMailedStatus === null || !q.lastMailedStatus.includes(c.lastMailedStatus.toLowerCase()))) return false;
-  if (q.lastMailedDate && !inRange(q.lastMailedDate, c.lastMailedDate)) return false;
+export function contactMatches(q: ContactQueryParams, hidden: ContactHidden, row: () => SampleContact): boolean {
+  if (q.addressStatus && (hidden.addressStatus === null || !q.addressStatus.includes(hidden.addressStatus.toLowerCase()))) return false;
+  if (q.lastMailedStatus && (hidden.lastMailedStatus === null || !q.lastMailedStatus.includes(hidden.lastMailedStatus.toLowerCase()))) return false;
+  if (q.lastMailedDate && !inRange(q.lastMailedDate, hidden.lastMailedDate)) return false;
+  if (q.isReturnAddress !== null && hidden.isReturnAddress !== q.isReturnAddress) return false;
+  if (!q.tags && q.meta.length === 0 && !q.search) return true;
+  const c = row();
   if (q.tags && !c.ContactLabels.some((l) => q.tags!.includes(l.id))) return false;
-  if (q.isReturnAddress !== null && c.isReturnAddress !== q.isReturnAddress) return false;
   if (!metaMatches(c.meta, q.meta)) return false;
   if (q.search) {
     const needle = q.search.toLowerCase();
@@ -338,23 +330,25 @@ export function contactMatches(c: SampleContact, q: ContactQueryParams): boolean
 }
 
 /**
- * The §4.2 filters (formats in the module comment):
- *  - search: case-insensitive substring of the order id or the campaign name ("order name");
- *  - productTypes: `product.productType`; orderStatus: `status`; sources / paymentStatus: the
- *    pass-through `source` / `paymentStatus`; createdBy: `template.creator.id` (the only user id on an
- *    order in §2.3);
- *  - createdDate: pass-through `createdAt`; scheduledDate: `campaign.deliveryDate` (null never
- *    matches); processingDate: pass-through `processedAt`; meta.<key>: equals `meta[key]`.
+ * The §4.2 filters (formats in the module comment), AND across parameters, OR within a list,
+ * text compared case-insensitively; `row` as for {@link contactMatches}:
+ *  - sources, paymentStatus, createdBy, createdDate, processingDate: the order's hidden state;
+ *  - orderStatus: the §2.3 `status` code as text (`3`); other text matches nothing;
+ *  - productTypes: `product.productType`; scheduledDate: `campaign.deliveryDate` (null never
+ *    matches); search: substring of the order id or the campaign name ("order name");
+ *    meta.<key>: equals `meta[key]`.
  */
-export function orderMatches(o: SampleOrder, q: OrderQueryParams): boolean {
-  if (q.orderStatus && !q.orderStatus.includes(o.status)) return false;
+export function orderMatches(q: OrderQueryParams, hidden: OrderHidden, row: () => SampleOrder): boolean {
+  if (q.sources && !q.sources.includes(hidden.source.toLowerCase())) return false;
+  if (q.paymentStatus && !q.paymentStatus.includes(hidden.paymentStatus.toLowerCase())) return false;
+  if (q.createdBy && !q.createdBy.includes(hidden.createdBy)) return false;
+  if (q.createdDate && !inRange(q.createdDate, hidden.createdAt)) return false;
+  if (q.processingDate && !inRange(q.processingDate, hidden.processedAt)) return false;
+  if (!q.orderStatus && !q.productTypes && !q.scheduledDate && q.meta.length === 0 && !q.search) return true;
+  const o = row();
+  if (q.orderStatus && !q.orderStatus.includes(String(o.status).toLowerCase())) return false;
   if (q.productTypes && !q.productTypes.includes(String(o.product?.productType).toLowerCase())) return false;
-  if (q.sources && !q.sources.includes(String(o.source).toLowerCase())) return false;
-  if (q.paymentStatus && !q.paymentStatus.includes(String(o.paymentStatus).toLowerCase())) return false;
-  if (q.createdBy && !q.createdBy.includes(String(o.template?.creator?.id))) return false;
-  if (q.createdDate && !inRange(q.createdDate, o.createdAt)) return false;
   if (q.scheduledDate && !inRange(q.scheduledDate, o.campaign?.deliveryDate)) return false;
-  if (q.processingDate && !inRange(q.processingDate, o.processedAt)) return false;
   if (!metaMatches(o.meta, q.meta)) return false;
   if (q.search) {
     const needle = q.search.toLowerCase();

@@ -11,6 +11,8 @@
  *    401 UNAUTHORIZED, 404 NOT_FOUND, 405 METHOD_NOT_ALLOWED, 500/502/503 from faults, 429
  *    RATE_LIMITED with `Retry-After`);
  *  - `pageSize` above `maxPageSize` is served as `maxPageSize` rows (silently, like a capped server);
+ *  - filters see each row's hidden state (hidden.ts: address and last-mailed status, payment status,
+ *    source, …), which the rows never carry, as the real service's records do not;
  *  - a filtered query scans the dataset once and keeps the matching ids (4 bytes each) in a small
  *    cache of the last 4 queries, so paging through a filtered result does not rescan.
  *
@@ -73,17 +75,16 @@ export interface SampleApiOptions {
   faults?: FaultOptions;
   /**
    * Serialise every page of both unfiltered listings at this page size once, at start, and answer
-   * exactly those requests (no filter, this `pageSize`) from memory. For the benchmark (issue 8):
-   * generating and serialising rows costs the sample server ~1 s of CPU per 100,000 contacts,
-   * taken from the same two cores as the client it measures, where a remote service costs the
-   * client's machine nothing but I/O. Memory: the JSON of both listings (≈ 0.7 KB a contact, 2.8 KB
-   * an order). Not used after an edit of the dataset, or when faults corrupt rows. @default none
+   * exactly those requests (no filter, this `pageSize`) from memory. For the benchmark: generating
+   * and serialising rows takes the sample server's CPU from the same cores as the client it
+   * measures, where a remote service costs the client's machine nothing but I/O. Memory: the JSON
+   * of both listings. Not used after an edit of the dataset, or when faults corrupt rows. @default none
    */
   prerenderPageSize?: number;
   /**
    * The page size of the prerendered orders, when it differs from `prerenderPageSize` (a sync keeps
-   * its pages within a character budget, sync/engine.ts `pageSizeWithin`, and an order is ~4× a
-   * contact). Page 0 of the orders at `prerenderPageSize` is prerendered too: a sync asks it first,
+   * its pages within a character budget, sync/engine.ts `pageSizeWithin`, and an order is several
+   * times a contact). Page 0 of the orders at `prerenderPageSize` is prerendered too: a sync asks it first,
    * at the profile's page size, and divides from there. @default prerenderPageSize
    */
   prerenderOrdersPageSize?: number;
@@ -123,8 +124,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 
 /**
- * Starts the sample API on loopback. Starts in milliseconds at any scale (rows are generated per
- * request), unless `prerenderPageSize` asks for every page up front (seconds per 100,000 rows).
+ * Starts the sample API on loopback. Starts at once at any scale (rows are generated per request),
+ * unless `prerenderPageSize` asks for every page up front (time in proportion to the rows).
  * @throws LetterdeskError VALIDATION for a non-loopback host or bad counts; the listen error
  *   (e.g. EADDRINUSE) otherwise
  */
@@ -185,9 +186,9 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   /**
    * Ids (as numbers) of the rows matching a filter, in served order; cached for the last 4 queries.
    * `accountId` (from `meta.account_id`) is checked first without generating rows; `test` (when
-   * other filters exist) runs on the generated row.
+   * other filters exist) runs on the id, generating the row only when a filter needs it.
    */
-  const matchingIds = (endpoint: Endpoint, key: string, accountId: string | null, test: ((row: SampleContact | SampleOrder) => boolean) | null): Int32Array => {
+  const matchingIds = (endpoint: Endpoint, key: string, accountId: string | null, test: ((id: string) => boolean) | null): Int32Array => {
     const cacheKey = `${endpoint}|${dataset.version}|${key}`;
     const hit = matchCache.get(cacheKey);
     if (hit) {
@@ -200,10 +201,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
     const idList = endpoint === 'contacts' ? dataset.contactIds() : dataset.orderIds();
     for (const id of idList) {
       if (accountId !== null && dataset.accountIdOf(endpoint, id) !== accountId) continue;
-      if (test) {
-        const row = endpoint === 'contacts' ? dataset.contactById(id) : dataset.orderById(id);
-        if (!row || !test(row)) continue;
-      }
+      if (test && !test(id)) continue;
       if (n === ids.length) {
         const grown = new Int32Array(ids.length * 2);
         grown.set(ids);
@@ -236,7 +234,8 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
         rows = offset < count ? dataset.contactsFrom(offset, q.pageSize) : [];
       } else {
         const { accountId, rest } = splitAccount(q, hasContactFilter);
-        const ids = matchingIds('contacts', filterKey(q), accountId, rest && ((row) => contactMatches(row as SampleContact, rest)));
+        const test = (id: string) => contactMatches(rest!, dataset.contactHidden(id)!, () => dataset.contactById(id)!);
+        const ids = matchingIds('contacts', filterKey(q), accountId, rest && test);
         count = ids.length;
         rows = [];
         for (const id of ids.subarray(Math.min(offset, ids.length), Math.min(offset + q.pageSize, ids.length))) {
@@ -254,7 +253,8 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
       return { count, rows: offset < count ? dataset.ordersFrom(offset, q.pageSize) : [] };
     }
     const { accountId, rest } = splitAccount(q, hasOrderFilter);
-    const ids = matchingIds('orders', filterKey(q), accountId, rest && ((row) => orderMatches(row as SampleOrder, rest)));
+    const test = (id: string) => orderMatches(rest!, dataset.orderHidden(id)!, () => dataset.orderById(id)!);
+    const ids = matchingIds('orders', filterKey(q), accountId, rest && test);
     const rows: SampleOrder[] = [];
     for (const id of ids.subarray(Math.min(offset, ids.length), Math.min(offset + q.pageSize, ids.length))) {
       const row = dataset.orderById(String(id));

@@ -87,7 +87,10 @@ export const LABELS: readonly { id: string; title: string }[] = [
 
 export const ACCOUNT_IDS = ['acct-1001', 'acct-1002', 'acct-1003'] as const;
 
-export const LAST_MAILED_STATUSES = ['Mailed', 'In Transit', 'Scheduled', 'Delivered', 'Returned to Sender', 'Processing'] as const;
+/** Hidden last-mailed statuses (§3 names In Transit, Mailed, Scheduled "and further values") with their weights. */
+export const LAST_MAILED_STATUSES: readonly (readonly [status: string, weight: number])[] = [
+  ['Mailed', 0.34], ['In Transit', 0.16], ['Scheduled', 0.1], ['Delivered', 0.26], ['Returned', 0.08], ['Processing', 0.06],
+];
 
 /** §2.3 Product: a handful of paper, envelope and postage choices. */
 export const PRODUCTS = [
@@ -112,8 +115,9 @@ export const CREATORS: readonly { id: string; fullName: string }[] = [
 ].map((fullName, i) => ({ id: String(301 + i), fullName }));
 
 export const ORDER_STATUSES = [0, 1, 2, 3, 4, 5, 6] as const;
-export const ORDER_SOURCES = ['web', 'api', 'csv_upload', 'integration'] as const;
-export const PAYMENT_STATUSES = ['paid', 'pending', 'failed', 'refunded'] as const;
+/** Hidden order sources and payment statuses (§3: payment status is a string, values not listed), with weights. */
+export const ORDER_SOURCES: readonly (readonly [source: string, weight: number])[] = [['Web', 0.5], ['API', 0.25], ['CSV import', 0.18], ['Integration', 0.07]];
+export const PAYMENT_STATUSES: readonly (readonly [status: string, weight: number])[] = [['Paid', 0.8], ['Unpaid', 0.08], ['Refunded', 0.07], ['Failed', 0.05]];
 export const SCHEDULE_TYPES = ['immediate', 'scheduled'] as const;
 export const CAMPAIGN_TYPES = ['single', 'recurring', 'triggered'] as const;
 export const USE_TYPES = ['marketing', 'operational', 'fundraising'] as const;
