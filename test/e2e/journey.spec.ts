@@ -65,9 +65,11 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await app.screenshot('01-welcome');
   step('welcome');
 
-  // Slow the sample API down a little so the progress is visible to a person (and to the test).
+  // Slow the sample API down a little so the progress is visible to a person (and to the test); the
+  // orders, read after the contacts, slower still, so the window in which contacts are done and
+  // orders still downloading stays open for the screenshots however busy the machine is.
   await app.core.sampleApi.ensure();
-  app.core.sampleApi.server?.setFaults({ latencyMs: 350 });
+  app.core.sampleApi.server?.setFaults({ latencyMs: 350, latencyMsByEndpoint: { orders: 2_000 } });
   await page.evaluate(() => {
     const w = window as unknown as { __sawProgress?: boolean };
     w.__sawProgress = false;
@@ -82,9 +84,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   // Orders are synced after contacts: their card says so instead of showing activity.
   await expect(page.getByTestId('sync-progress-orders')).toContainText('Starts after contacts');
   await app.screenshot('02-first-sync-progress');
-  // On the orders view, once contacts are in, their card says so while the orders download (the
-  // orders take one request here: slower answers keep that window open for the screenshots).
-  app.core.sampleApi.server?.setFaults({ latencyMs: 2_000 });
+  // On the orders view, once contacts are in, their card says so while the orders download.
   await page.keyboard.press('Control+2');
   await expect.poll(() => page.getByTestId('sync-progress-contacts').textContent(), { intervals: [25], timeout: 60_000 }).toContain('Done');
   // The contacts are published: counted and browsable while the orders are still being read.

@@ -26,6 +26,8 @@ export interface FaultOptions {
   seed?: number;
   /** Delay before every answer, in milliseconds. @default 0 */
   latencyMs?: number;
+  /** Delay before the answers of one endpoint, in milliseconds, in place of `latencyMs` for it. @default none */
+  latencyMsByEndpoint?: { contacts?: number; orders?: number };
   /** Share (0…1) of requests answered 500/502/503 with a JSON body. */
   serverErrorRate?: number;
   /** Share (0…1) of requests answered 429. */

@@ -299,7 +299,8 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
     if (req.method !== 'GET') return sendError(res, 405, 'METHOD_NOT_ALLOWED', `Use GET for ${path}.`, {}, { allow: 'GET' });
     byEndpoint[endpoint]++;
 
-    if (faults.options.latencyMs) await sleep(faults.options.latencyMs);
+    const latency = faults.options.latencyMsByEndpoint?.[endpoint] ?? faults.options.latencyMs;
+    if (latency) await sleep(latency);
     const decision = faults.decide(endpoint);
     if (decision !== 'none') faultCount++;
     switch (decision) {
