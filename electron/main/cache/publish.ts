@@ -8,7 +8,8 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
-import { FILTER_TOKEN_MARK } from './views.ts';
+import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
+import { FILTER_TOKEN_MARK } from './viewParts.ts';
 
 /** Tables that make up the visible snapshot of each resource. */
 export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
@@ -16,38 +17,7 @@ export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
   orders: ['orders', 'order_recipients', 'orders_fts'],
 };
 
-const TIE = 'length(id), id';
-const TIE_DESC = 'length(id) DESC, id DESC';
-
-/** Sort position column → ordering expression (ascending; descending is the exact reverse). */
-export const CONTACT_POSITIONS: Record<string, string> = {
-  pos_name: 'full_name COLLATE NOCASE',
-  pos_company: 'company_name COLLATE NOCASE',
-  pos_email: 'email COLLATE NOCASE',
-  pos_phone: 'phone_digits',
-  pos_city: 'city COLLATE NOCASE',
-  pos_state: 'state COLLATE NOCASE',
-  pos_zip: 'zip',
-  pos_labels: 'labels COLLATE NOCASE',
-  pos_verified: 'is_verified',
-};
-
-export const ORDER_POSITIONS: Record<string, string> = {
-  pos_id: '0',
-  pos_campaign: 'campaign_name COLLATE NOCASE',
-  pos_product: 'product_name COLLATE NOCASE',
-  pos_template: 'template_title COLLATE NOCASE',
-  pos_status: 'status',
-  pos_recipients: 'recipients',
-  pos_delivered: 'delivered',
-  pos_live_mode: 'is_live_mode',
-  pos_schedule_type: 'campaign_schedule_type COLLATE NOCASE',
-  pos_delivery_date: 'campaign_delivery_date',
-};
-
-/** Default order (rowid 1, 2, …): contacts newest first, orders by id descending (numeric). */
-export const CONTACT_DEFAULT_ORDER = `created_at DESC, ${TIE_DESC}`;
-export const ORDER_DEFAULT_ORDER = TIE_DESC;
+export { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS } from './positions.ts';
 
 function schemaSql(db: Database.Database, name: string): string {
   const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) as { sql: string } | undefined;
