@@ -125,7 +125,7 @@ CREATE TABLE view_refresh_state (
   run_id TEXT NOT NULL,
   member_key INTEGER NOT NULL,
   query TEXT NOT NULL,
-  request TEXT NOT NULL,
+  account_id TEXT,
   page_size INTEGER NOT NULL,
   server_count INTEGER NOT NULL,
   pass INTEGER NOT NULL,
