@@ -45,9 +45,9 @@ function checkStillWanted(db: Database.Database, read: MembershipRead): void {
  *   the previous membership is kept in each case
  */
 export function publishMembership(db: Database.Database, read: MembershipRead): ViewMembership {
+  checkStillWanted(db, read);
   const state = refreshState(db, read.viewId);
   if (!state || state.queryText !== read.queryText) throw new LetterdeskError('INTERNAL', `No refresh of view ${read.viewId} is staged to publish.`);
-  checkStillWanted(db, read);
   const key = state.memberKey;
   // Anything an interrupted publish of the same read left under this key is written again.
   dropMemberKey(db, key);
