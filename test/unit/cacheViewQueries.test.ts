@@ -118,7 +118,7 @@ function orderCases(ref: Database.Database): OrderQuery[] {
   ];
 }
 
-const WINDOWS = [[0, 50], [17, 100], [0, 1000], [40, 7]] as const;
+const WINDOWS = [[0, 50], [17, 100], [0, 1000], [40, 7], [1000, 600]] as const;
 
 function expectContactsEqual(viewId: string, ref: Database.Database): void {
   for (const q of contactCases(ref)) {

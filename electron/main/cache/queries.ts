@@ -49,6 +49,19 @@ function windowRows(db: Database.Database, kind: 'contacts' | 'orders', view: Vi
   const table = kind;
   const alias = kind === 'contacts' ? 'c' : 'o';
   const columns = kind === 'contacts' ? CONTACT_ROW_COLUMNS : ORDER_ROW_COLUMNS;
+  if (view.ranked) {
+    // A saved view's members, unfiltered: a range of their positions among the members.
+    const n = view.known ?? 0;
+    const col = sortPositionColumn(kind, sort);
+    const first = win.offset;
+    const last = Math.min(n, win.offset + win.limit) - 1;
+    const ascending = col === 'rowid' ? !sort || sort.direction === 'desc' : sort?.direction !== 'desc';
+    const [lo, hi, dir] = ascending ? [first, last, 'ASC'] : [n - 1 - last, n - 1 - first, 'DESC'];
+    const pos = col === 'rowid' ? 'pos_row' : col;
+    const rows = last < first ? [] : (stmt(db, `SELECT ${columns} FROM ${view.ranked.table} vm CROSS JOIN ${table} ${alias} ON ${alias}.rowid = vm.row
+      WHERE vm.member_key = :vkey AND vm.${pos} BETWEEN :lo AND :hi ORDER BY vm.${pos} ${dir}`).all({ vkey: view.params.vkey, lo, hi }) as Row[]);
+    return { rows, total: { count: n, exact: true } };
+  }
   if (view.all) {
     // Unfiltered: a window is a range lookup on the precomputed positions (O(log n) anywhere).
     const n = tableSize(db, table);

@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
 import { deleteNewer } from './viewNewer.ts';
+import { CONTACT_SORT, ORDER_SORT } from './viewParts.ts';
 import { MEMBER_KEY_SPAN } from './views.ts';
 
 /** The tables a membership's rows and index are written to: the visible ones, or a sync's `_next` build. */
@@ -32,17 +33,29 @@ export function memberTables(resource: Resource, suffix: '' | '_next' = ''): Mem
     : { mirror: `orders${suffix}`, rows: `view_order_rows${suffix}`, fts: `view_orders_fts${suffix}`, contactLabels: '', labels: '', recipients: `order_recipients${suffix}` };
 }
 
+/**
+ * The member rowid table's position columns besides `pos_row` (the default order): one per sort
+ * position of the mirror a view can sort by, each the member's 0-based position among the members.
+ */
+export const MEMBER_POSITIONS: Record<Resource, readonly string[]> = {
+  contacts: [...new Set(Object.values(CONTACT_SORT).filter((c) => c !== 'rowid'))],
+  orders: [...new Set(Object.values(ORDER_SORT).filter((c) => c !== 'rowid'))],
+};
+
 /** Mirror rowids per write of the search index: keeps each transaction short for a large membership. */
 const INDEX_CHUNK_ROWS = 100_000;
 
 /**
- * Writes the member rowids of `key` (from its ids in `view_members`) and their search index rows,
- * in transactions of bounded size.
+ * Writes the member rowids of `key` (from its ids in `view_members`) with their positions among
+ * the members in each order (so a window of an unfiltered view is a range of them), and their
+ * search index rows, in transactions of bounded size.
  * @returns the members the mirror holds
  */
 export function writeMemberRows(db: Database.Database, resource: Resource, key: number, t: MemberTables = memberTables(resource)): number {
-  const inMirror = db.transaction(() => db.prepare(`INSERT INTO ${t.rows} (member_key, row)
-    SELECT ?, x.rowid FROM view_members m JOIN ${t.mirror} x ON x.id = m.id WHERE m.member_key = ? ORDER BY x.rowid`).run(key, key).changes)();
+  const positions = MEMBER_POSITIONS[resource];
+  const inMirror = db.transaction(() => db.prepare(`INSERT INTO ${t.rows} (member_key, row, pos_row, ${positions.join(', ')})
+    SELECT ?, x.rowid, row_number() OVER (ORDER BY x.rowid) - 1, ${positions.map((p) => `row_number() OVER (ORDER BY x.${p}) - 1`).join(', ')}
+    FROM view_members m JOIN ${t.mirror} x ON x.id = m.id WHERE m.member_key = ? ORDER BY x.rowid`).run(key, key).changes)();
   const top = (db.prepare(`SELECT coalesce(max(rowid), 0) FROM ${t.mirror}`).pluck().get() as number);
   const values = resource === 'contacts'
     ? contactFtsValuesSql('x', contactFilterTokensSql('x', t.contactLabels, t.labels))

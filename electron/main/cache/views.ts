@@ -36,6 +36,11 @@ export interface ViewSql {
   index?: { from: string; where: string; row: string };
   /** The number of rows, when known without reading them (a saved view's members, unfiltered). */
   known?: number;
+  /**
+   * The view is a saved view's members, unfiltered, all held by the mirror: a window is a range of
+   * their positions among the members (`pos_row`, `pos_*`) in `table` under `:vkey`.
+   */
+  ranked?: { table: string };
   /** The recipients of the view's orders, as a table or a parenthesised subquery (exports). */
   recipients: string;
 }
@@ -124,7 +129,10 @@ export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery, s
   }
   const unfiltered = p.match === null && p.tokens.length === 0 && p.conditions.length === 0;
   const known = unfiltered ? { known: scope.inMirror + scope.newer } : {};
-  if (scope.newer === 0) return { from: members.from, where: joined(members.where), orderBy, params, all: false, recipients: 'order_recipients', ...known, ...(index ? { index } : {}) };
+  if (scope.newer === 0) {
+    const ranked = unfiltered ? { ranked: { table: 'view_contact_rows' } } : {};
+    return { from: members.from, where: joined(members.where), orderBy, params, all: false, recipients: 'order_recipients', ...known, ...ranked, ...(index ? { index } : {}) };
+  }
   const n = contactParts(query, omit, params, p.match !== null, 'record');
   const newer: Branch = p.match === null
     ? { from: 'view_newer_contacts c', where: ['c.member_key = :vkey', ...n.conditions] }
@@ -165,8 +173,12 @@ export function orderViewSql(query: OrderQuery, omit?: keyof OrderQuery, scope: 
     members = { from: 'orders o', where: ['EXISTS (SELECT 1 FROM view_order_rows vm WHERE vm.member_key = :vkey AND vm.row = o.rowid)', ...conditions] };
     orderBy = orderClause('o', 'o.rowid', query.sort, ORDER_SORT);
   }
-  const known = match === null && conditions.length === 0 ? { known: scope.inMirror + scope.newer } : {};
-  if (scope.newer === 0) return { from: members.from, where: joined(members.where), orderBy, params, all: false, recipients: 'order_recipients', ...known, ...(index ? { index } : {}) };
+  const unfiltered = match === null && conditions.length === 0;
+  const known = unfiltered ? { known: scope.inMirror + scope.newer } : {};
+  if (scope.newer === 0) {
+    const ranked = unfiltered ? { ranked: { table: 'view_order_rows' } } : {};
+    return { from: members.from, where: joined(members.where), orderBy, params, all: false, recipients: 'order_recipients', ...known, ...ranked, ...(index ? { index } : {}) };
+  }
   const newerRecipients = '(SELECT * FROM view_newer_order_recipients WHERE member_key = :vkey)';
   const n = orderConditions(query, omit, params, newerRecipients);
   const newer: Branch = match === null

@@ -9,7 +9,8 @@
  *    number taken from `view_sequence` for each read (never reused), so a new membership is written
  *    beside the one readers see and made visible by changing one row; a duplicated view shares it.
  *  - `view_members`: the ids the service returned, in its order; `view_contact_rows` /
- *    `view_order_rows`: the rowids in the mirror of those the mirror holds (rebuilt with the mirror);
+ *    `view_order_rows`: the rowids in the mirror of those the mirror holds, with their positions
+ *    among the members in each sort (rebuilt with the mirror);
  *    `view_contacts_fts` / `view_orders_fts`: the mirror's search index restricted to them, rowid =
  *    member_key · 2^32 + the mirror's rowid (contentless, rows deletable);
  *  - `view_newer_*`: the members the mirror did not hold when they were read, as the service
@@ -93,8 +94,16 @@ CREATE INDEX view_memberships_key ON view_memberships(member_key);
 
 CREATE TABLE view_members (member_key INTEGER NOT NULL, position INTEGER NOT NULL, id TEXT NOT NULL,
   PRIMARY KEY (member_key, position)) WITHOUT ROWID;
-CREATE TABLE view_contact_rows (member_key INTEGER NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (member_key, row)) WITHOUT ROWID;
-CREATE TABLE view_order_rows (member_key INTEGER NOT NULL, row INTEGER NOT NULL, PRIMARY KEY (member_key, row)) WITHOUT ROWID;
+CREATE TABLE view_contact_rows (member_key INTEGER NOT NULL, row INTEGER NOT NULL,
+  pos_row INTEGER NOT NULL, pos_name INTEGER NOT NULL, pos_company INTEGER NOT NULL, pos_email INTEGER NOT NULL, pos_phone INTEGER NOT NULL,
+  pos_city INTEGER NOT NULL, pos_state INTEGER NOT NULL, pos_zip INTEGER NOT NULL, pos_labels INTEGER NOT NULL, pos_verified INTEGER NOT NULL,
+  PRIMARY KEY (member_key, row)) WITHOUT ROWID;
+${['row', 'name', 'company', 'email', 'phone', 'city', 'state', 'zip', 'labels', 'verified'].map((c) => `CREATE INDEX view_contact_rows_${c} ON view_contact_rows(member_key, pos_${c});`).join('\n')}
+CREATE TABLE view_order_rows (member_key INTEGER NOT NULL, row INTEGER NOT NULL,
+  pos_row INTEGER NOT NULL, pos_campaign INTEGER NOT NULL, pos_product INTEGER NOT NULL, pos_template INTEGER NOT NULL, pos_status INTEGER NOT NULL,
+  pos_recipients INTEGER NOT NULL, pos_delivered INTEGER NOT NULL, pos_live_mode INTEGER NOT NULL, pos_schedule_type INTEGER NOT NULL, pos_delivery_date INTEGER NOT NULL,
+  PRIMARY KEY (member_key, row)) WITHOUT ROWID;
+${['row', 'campaign', 'product', 'template', 'status', 'recipients', 'delivered', 'live_mode', 'schedule_type', 'delivery_date'].map((c) => `CREATE INDEX view_order_rows_${c} ON view_order_rows(member_key, pos_${c});`).join('\n')}
 CREATE VIRTUAL TABLE view_contacts_fts USING fts5(name, company, email, phone, address, city, state, zip, labels, f,
   content='', contentless_delete=1, ${FTS_OPTIONS});
 CREATE VIRTUAL TABLE view_orders_fts USING fts5(id, campaign, product, template, recipients,
