@@ -122,7 +122,8 @@ function withoutAutomerge(db: Database.Database, fts: string, insert: () => void
 
 /**
  * Builds the `_next` tables of `resource` from staging rows of `pass` (drift repair keeps only
- * rows seen in the last complete pass). Heavy (seconds at 1M rows); runs in the sync connection
+ * rows seen in the last complete pass), and the member rowids and members' search index of its
+ * saved views for the new mirror (viewMirror.ts). Heavy (seconds at 1M rows); runs in the sync connection
  * without holding any lock readers care about.
  * @param onPhase called with 'indexing' before the search index build
  * @returns the number of rows built
@@ -160,9 +161,10 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
 }
 
 /**
- * Makes the `_next` tables of `resource` the visible snapshot in ONE transaction (renames only),
- * running `inTransaction` inside it (bookkeeping that must commit together with the swap). The
- * previous tables are dropped after the commit, and staging is emptied.
+ * Makes the `_next` tables of `resource` the visible snapshot in ONE transaction (renames, and the
+ * saved views' members newer than the mirror that it now holds dropped), running `inTransaction`
+ * inside it (bookkeeping that must commit together with the swap). The previous tables are dropped
+ * after the commit, and staging is emptied.
  */
 export function publishNext(db: Database.Database, resource: Resource, inTransaction: () => void): void {
   const tables = SNAPSHOT_TABLES[resource];
