@@ -57,7 +57,7 @@ function pageParams(query: ViewServiceQuery | undefined, accountId: string | nul
  * @throws LetterdeskError VALIDATION for parameters the client refuses
  */
 export function describePageRequest(resource: Resource, params: Record<string, unknown>): string {
-  const sp = resource === 'contacts' ? encodeContactParams(params as ContactListParams) : encodeOrderParams(params as unknown as OrderListParams);
+  const sp = resource === 'contacts' ? encodeContactParams(params as unknown as ContactListParams) : encodeOrderParams(params as unknown as OrderListParams);
   const text = sp.toString();
   return `${resource === 'contacts' ? '/contacts' : '/orders/'}${text ? `?${text}` : ''}`;
 }
@@ -77,7 +77,7 @@ export function createHttpPageSource(options: HttpPageSourceOptions): PageSource
       const params = pageParams(query, options.accountId, page, pageSize);
       const result =
         resource === 'contacts'
-          ? await client.listContacts(params as ContactListParams, { signal })
+          ? await client.listContacts(params as unknown as ContactListParams, { signal })
           : await client.listOrders(params as unknown as OrderListParams, { signal });
       return { count: result.count, records: result.records.map(staged), bodyLength: result.bodyLength };
     },
