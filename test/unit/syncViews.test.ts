@@ -16,7 +16,7 @@ import type { ViewRefresh, ViewServiceQuery } from '../../shared/views.ts';
 import { createApiClient, type ContactListParams, type OrderListParams } from '../../electron/main/api/client.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { countContacts, getContact, queryContacts } from '../../electron/main/cache/queries.ts';
-import { createView, getView, updateView, viewNewerIds } from '../../electron/main/cache/savedViews.ts';
+import { createView, deleteView, duplicateView, getView, updateView, viewNewerIds } from '../../electron/main/cache/savedViews.ts';
 import { startSync } from '../../electron/main/sync/controller.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
@@ -180,6 +180,30 @@ describe('membership refresh against the sample API', () => {
     expect(memberIds(view.id)).toEqual(kept);
     expect(getView(db, view.id)?.lastError).toBeNull();
     expect(getView(db, other.id)?.membership).toBeNull();
+  });
+
+  it('the data of a deleted view, and of a membership read again, is deleted by the next sync', async () => {
+    const view = createView(db, { resource: 'contacts', name: 'Deleted', serviceQuery: { search: 'ol' } });
+    expect((await refresh([view.id]))[0]?.outcome).toBe('succeeded');
+    const copy = duplicateView(db, view.id);
+    expect(copy.membership).toEqual(getView(db, view.id)?.membership);
+    const keyOf = (id: string) => db.prepare('SELECT member_key FROM view_memberships WHERE view_id = ?').pluck().get(id) as number;
+    const first = keyOf(view.id);
+    const stored = (key: number) => [
+      db.prepare('SELECT count(*) FROM view_members WHERE member_key = ?').pluck().get(key),
+      db.prepare('SELECT count(*) FROM view_contact_rows WHERE member_key = ?').pluck().get(key),
+      db.prepare('SELECT count(*) FROM view_contacts_fts WHERE rowid BETWEEN ? AND ?').pluck().get(key * 2 ** 32, key * 2 ** 32 + 2 ** 32 - 1),
+    ];
+    expect(keyOf(copy.id)).toBe(first);
+    expect(stored(first).every((n) => (n as number) > 0)).toBe(true);
+    // Read again, the copy's new membership replaces the one it shared; deleted, the view lets go of it.
+    expect((await refresh([copy.id]))[0]?.outcome).toBe('succeeded');
+    expect(keyOf(copy.id)).not.toBe(first);
+    deleteView(db, view.id);
+    expect(stored(first).every((n) => (n as number) > 0)).toBe(true);
+    await runSync(db, createHttpPageSource({ baseUrl: api.baseUrl, tokens }), { resources: [], pageSize: 100 });
+    expect(stored(first)).toEqual([0, 0, 0]);
+    expect(stored(keyOf(copy.id)).every((n) => (n as number) > 0)).toBe(true);
   });
 
   it('a query changed while it is read is not published under the new query', async () => {

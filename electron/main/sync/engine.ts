@@ -32,6 +32,7 @@ import { logger } from '../log.ts';
 import { buildNext, dropLeftovers, publishNext } from '../cache/publish.ts';
 import { MirrorStaging } from '../cache/staging.ts';
 import { SyncBookkeeping } from '../cache/syncBookkeeping.ts';
+import { collectViewGarbage } from '../cache/viewPublish.ts';
 import { concurrencyOf } from './decisions.ts';
 import { cancelled, failurePayload, keptData } from './failures.ts';
 import type { PageSource } from './pageSource.ts';
@@ -93,7 +94,18 @@ export async function runSync(db: Database.Database, source: PageSource, options
     if (views) await refreshViews(db, source, views, viewOptions, resource);
   }
   if (views) await refreshViews(db, source, views, viewOptions, null);
+  collectGarbage(db);
   return runs;
+}
+
+/** Deletes the data of saved views' memberships no view points at any more (deleted views, replaced reads). */
+function collectGarbage(db: Database.Database): void {
+  try {
+    collectViewGarbage(db);
+  } catch (error) {
+    // What is left is collected by the next sync; the sync itself went as reported.
+    logger.warn('sync: the data of deleted views could not be collected', error);
+  }
 }
 
 /** A resource's mirror: what the mirror's steps share. */
