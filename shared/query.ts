@@ -4,6 +4,7 @@
  * exactly the rows a {@link ContactQuery} / {@link OrderQuery} selects, in its sort order).
  */
 import { z } from 'zod';
+import { viewIdSchema } from './views.ts';
 
 const MAX_SEARCH = 200;
 const MAX_LIST = 200;
@@ -49,6 +50,12 @@ export const contactQuerySchema = z
     /** Exclusive upper bound on `createdAt`, an instant (where the day after the filter's last day begins). */
     createdBefore: isoInstant.optional(),
     sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
+    /**
+     * A saved view (shared/views.ts) whose members the query is limited to: the mirrored records
+     * whose ids its service query returned, and the records it returned that the mirror does not
+     * hold yet. A view without a service query limits nothing.
+     */
+    view: viewIdSchema.optional(),
   })
   .strict();
 export type ContactQuery = z.infer<typeof contactQuerySchema>;
@@ -74,6 +81,8 @@ export const orderQuerySchema = z
     /** Orders that include this contact id (the contact detail's "orders" list). */
     contactId: z.string().regex(/^\d+$/).max(40).optional(),
     sort: z.object({ column: orderSortColumn, direction: sortDirection }).strict().optional(),
+    /** A saved view whose members the query is limited to (see {@link contactQuerySchema}). */
+    view: viewIdSchema.optional(),
   })
   .strict();
 export type OrderQuery = z.infer<typeof orderQuerySchema>;

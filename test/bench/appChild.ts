@@ -12,6 +12,9 @@
  *     the words come from the cache itself (seeded picks), so every scale gets real matches;
  *  3. windows of 100 rows at random offsets of the unfiltered contacts view, for every sort column
  *     in both directions;
+ *  3b. a saved view of a tenth of the contacts (test/bench/viewSetup.ts, made before this child
+ *     starts): opened (first 100 rows + count, default order and two sorts), then the same
+ *     typeahead inputs typed in it;
  *  4. optionally a CSV export through the `exportCsv` call (the save dialog answers the given
  *     path): its time, the largest event-loop delay of this (main) thread while it runs, and the
  *     memory growth (peak RSS during the export minus RSS just before it; VmHWM is used when it
@@ -49,6 +52,8 @@ export interface QueryChildInput {
    * from the TypeScript sources.
    */
   builtWorker: string | null;
+  /** The saved view to open and type in, or null. */
+  viewId: string | null;
 }
 
 /** The export part of {@link QueryChildResult}. */
@@ -104,6 +109,8 @@ export interface QueryChildResult {
   /** Exact counts (countContacts) of the first ten searches whose count was capped, ms. */
   exactCountMs: number[];
   windows: { sort: string; offset: number; ms: number; rows: number }[];
+  /** The saved view's samples: its opening (`kind` "open …") and the typeahead inputs typed in it. */
+  view: TypeaheadSample[];
   /** Every export run, in order (see QueryChildInput.export). */
   export: ExportFigures[] | null;
 }
@@ -250,6 +257,19 @@ async function main(): Promise<void> {
       }
     }
   }
+  const view: TypeaheadSample[] = [];
+  if (input.viewId) {
+    const opens: { kind: string; query: ContactQuery }[] = [
+      { kind: 'open', query: {} }, { kind: 'open', query: {} }, { kind: 'open, by name', query: { sort: { column: 'name', direction: 'asc' } } },
+      { kind: 'open, by city', query: { sort: { column: 'city', direction: 'desc' } } },
+    ];
+    const typed = picks.map((p) => ({ kind: p.kind, query: { search: p.search, ...(p.filter ?? {}) } as ContactQuery }));
+    for (const { kind, query } of [...opens, ...typed]) {
+      const { ms, value } = await call('queryContacts', { query: { ...query, view: input.viewId }, window: { offset: 0, limit: 100 } });
+      const page = value as { rows: unknown[]; total: { count: number; exact: boolean } };
+      view.push({ kind, search: query.search ?? '', filter: query.states !== undefined, ms, rows: page.rows.length, count: page.total.count, exact: page.total.exact });
+    }
+  }
   const exported: ExportFigures[] | null = input.export ? [] : null;
   for (let i = 0; input.export && exported && i < input.export.repeat; i++) exported.push(await runExport(input.export.request, (name, payload) => dispatchCall(handlers, name, payload)));
   await core.close();
@@ -274,7 +294,7 @@ async function main(): Promise<void> {
   queryContacts(db, {}, { offset: 0, limit: 100 });
   const firstPageInThreadMs = performance.now() - t;
   db.close();
-  const result: QueryChildResult = { rows, coldOpenMs, workerReadyMs, coldOpenWithoutReaderMs, builtWorker: input.builtWorker !== null, secondPageMs: second.ms, openInThreadMs, quickCheckMs, firstPageInThreadMs, typeahead, exactCountMs, windows, export: exported };
+  const result: QueryChildResult = { rows, coldOpenMs, workerReadyMs, coldOpenWithoutReaderMs, builtWorker: input.builtWorker !== null, secondPageMs: second.ms, openInThreadMs, quickCheckMs, firstPageInThreadMs, typeahead, exactCountMs, windows, view, export: exported };
   report(result);
 }
 

@@ -15,6 +15,7 @@ import type { ContactQuery, OrderQuery } from '../../shared/query.ts';
 import { CacheClient, defaultWorkerUrl } from '../../electron/main/cache/client.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { CACHE_METHODS, type CacheMethodName, type CacheMethods } from '../../electron/main/cache/methods.ts';
+import { createView, getView } from '../../electron/main/cache/savedViews.ts';
 import type { HostResponse, MethodArgs } from '../../electron/main/cache/protocol.ts';
 import { RECORDS_CHUNK_CHARS } from '../../electron/main/cache/records.ts';
 import { contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
@@ -41,6 +42,7 @@ beforeAll(async () => {
     pageSize: 1000,
   });
   expect(runs.every((r) => r.outcome === 'succeeded')).toBe(true);
+  viewId = createView(db, { resource: 'contacts', name: 'Worker view', serviceQuery: { search: 'a' }, settings: { search: 'x' } }).id;
   // No startup reader: every answer below comes from the worker thread.
   client = await CacheClient.open(file, { startupReader: false });
 }, 120_000);
@@ -52,6 +54,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The saved views' methods that write. */
+type ViewWrite = 'createView' | 'renameView' | 'updateView' | 'duplicateView' | 'deleteView';
+let viewId = '';
+
 /** The raw JSON of a view's records straight from the test's own connection, in view order. */
 function expectedRaws(kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number): string[] {
   const view = kind === 'contacts' ? contactViewSql(query as ContactQuery) : orderViewSql(query as OrderQuery);
@@ -60,10 +66,11 @@ function expectedRaws(kind: 'contacts' | 'orders', query: ContactQuery | OrderQu
 }
 
 describe('read methods through the worker', () => {
-  // One set of arguments per method of the table: a method added without a case here fails to compile.
+  // One set of arguments per read method of the table: a method added without a case here (or in
+  // the writes' test below) fails to compile.
   const someId = () => (db.prepare('SELECT id FROM contacts ORDER BY rowid LIMIT 1 OFFSET 17').pluck().get() as string);
   const someOrder = () => (db.prepare('SELECT id FROM orders ORDER BY rowid LIMIT 1 OFFSET 5').pluck().get() as string);
-  const cases: () => { [K in CacheMethodName]: MethodArgs<CacheMethods[K]>[] } = () => ({
+  const cases: () => { [K in Exclude<CacheMethodName, ViewWrite>]: MethodArgs<CacheMethods[K]>[] } = () => ({
     queryContacts: [
       [{}, { offset: 0, limit: 50 }],
       [{ search: 'ma', sort: { column: 'city', direction: 'desc' } }, { offset: 10, limit: 25 }],
@@ -82,17 +89,43 @@ describe('read methods through the worker', () => {
     resourceStates: [[]],
     syncHistory: [[10], [1]],
     readPreview: [['0'.repeat(32)], ['not a key']],
+    listViews: [[], ['contacts'], ['orders']],
+    getView: [[viewId], ['0000']],
+    viewsNamed: [['Worker view'], ['worker VIEW'], ['nothing']],
+    viewNewerIds: [[viewId]],
   });
 
   it('every method answers what the same function answers on a direct connection', async () => {
     const table = cases();
-    for (const name of Object.keys(table) as CacheMethodName[]) {
+    for (const name of Object.keys(table) as (keyof typeof table)[]) {
       for (const args of table[name]) {
         const direct = (CACHE_METHODS[name] as (db: Database.Database, ...a: unknown[]) => unknown)(db, ...args);
         const viaWorker = await (client[name] as (...a: unknown[]) => Promise<unknown>)(...args);
         expect(viaWorker, `${name}(${JSON.stringify(args)})`).toEqual(direct);
       }
     }
+  });
+
+  it('the saved views\' writes run on the worker\'s connection and a direct connection reads what they wrote', async () => {
+    // One call per write method: a write added without a case here fails to compile.
+    const writes: { [K in ViewWrite]: (id: string) => Promise<unknown> } = {
+      createView: () => client.createView({ resource: 'orders', name: 'Unpaid', serviceQuery: { paymentStatus: ['unpaid'] }, settings: { columns: ['id'] } }),
+      renameView: (id) => client.renameView(id, 'Still unpaid'),
+      updateView: (id) => client.updateView(id, { settings: { columns: ['id', 'status'] }, refreshAfterSync: false }),
+      duplicateView: (id) => client.duplicateView(id),
+      deleteView: (id) => client.deleteView(id),
+    };
+    const created = (await writes.createView('')) as { id: string };
+    await writes.renameView(created.id);
+    await writes.updateView(created.id);
+    const copy = (await writes.duplicateView(created.id)) as { id: string; name: string };
+    expect(copy.name).toBe('Still unpaid (copy)');
+    expect(getView(db, created.id)).toMatchObject({ name: 'Still unpaid', resource: 'orders', serviceQuery: { paymentStatus: ['unpaid'] }, settings: { columns: ['id', 'status'] }, refreshAfterSync: false });
+    await writes.deleteView(created.id);
+    expect(getView(db, created.id)).toBeNull();
+    expect(getView(db, copy.id)?.name).toBe('Still unpaid (copy)');
+    await expect(client.renameView(created.id, 'x')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(client.createView({ resource: 'orders', name: 'STILL UNPAID (COPY)' })).rejects.toMatchObject({ code: 'VALIDATION' });
   });
 
   it('the client has exactly one method per entry of the table, and errors keep their code across the thread', async () => {

@@ -98,6 +98,39 @@ describe('cache migrations', () => {
     db.close();
   });
 
+  it('005_saved_views adds the views, their memberships and their staging, keeps the cached rows, and keeps names unique per resource', () => {
+    const db = version1('m5.sqlite');
+    db.exec("INSERT INTO orders (id, raw) VALUES ('o1', '{}')");
+    migrate(db, 4);
+    db.exec("INSERT INTO template_previews (url, key, attempted_at) VALUES ('https://img.example/1.png', 'k1', '2024-01-01T00:00:00.000Z')");
+    expect(migrate(db, 5)).toEqual({ from: 4, to: 5 });
+    expect(db.pragma('user_version', { simple: true })).toBe(5);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+    for (const t of ['saved_views', 'view_sequence', 'view_memberships', 'view_members', 'view_contact_rows', 'view_order_rows', 'view_contacts_fts', 'view_orders_fts',
+      'view_newer_contacts', 'view_newer_contacts_fts', 'view_newer_orders', 'view_newer_order_recipients', 'view_newer_orders_fts', 'view_refresh_state', 'view_stage', 'view_stage_pages']) {
+      expect(tables).toContain(t);
+    }
+    // The data cached before is all there, and searchable as before.
+    expect(db.prepare('SELECT id FROM contacts ORDER BY rowid').pluck().all()).toEqual(['c1', 'c2', 'c3']);
+    expect(rawMatch(db, '"ada"*')).toEqual([1, 2, 3]);
+    expect(db.prepare('SELECT count(*) FROM orders').pluck().get()).toBe(1);
+    expect(db.prepare('SELECT key FROM template_previews').pluck().get()).toBe('k1');
+    expect(db.prepare('SELECT next_key FROM view_sequence').pluck().get()).toBe(1);
+    const insert = db.prepare("INSERT INTO saved_views (id, resource, name, name_key, service_query, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 't', 't')");
+    insert.run('a', 'contacts', 'Failed', 'failed', '{"addressStatus":["Failed"]}', '{}');
+    insert.run('b', 'orders', 'Failed', 'failed', null, '{"sort":{"column":"id"}}');
+    expect(() => insert.run('c', 'contacts', 'FAILED', 'failed', null, '{}')).toThrow(/UNIQUE/);
+    expect(() => insert.run('d', 'people', 'x', 'x', null, '{}')).toThrow(/CHECK/);
+    expect(() => insert.run('e', 'contacts', 'y', 'y', '[1]', '{}')).toThrow(/CHECK/);
+    expect(() => insert.run('f', 'contacts', 'z', 'z', null, '"s"')).toThrow(/CHECK/);
+    expect(db.prepare('SELECT refresh_after_sync FROM saved_views WHERE id = ?').pluck().get('a')).toBe(1);
+    // The members' search index takes deletes by rowid (contentless_delete).
+    db.exec("INSERT INTO view_contacts_fts (rowid, name) VALUES (4294967297, 'Ada')");
+    db.exec('DELETE FROM view_contacts_fts WHERE rowid = 4294967297');
+    expect(db.prepare("SELECT count(*) FROM view_contacts_fts WHERE view_contacts_fts MATCH 'ada'").pluck().get()).toBe(0);
+    db.close();
+  });
+
   it('sets WAL and synchronous=NORMAL on open', () => {
     const db = openCache(join(dir, 'pragmas.sqlite'));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

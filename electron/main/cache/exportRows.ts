@@ -9,7 +9,8 @@ import type Database from 'better-sqlite3';
 import type { ExportKind, ExportRequest } from '../../../shared/contract.ts';
 import { resolveColumns, type ExportColumnDef } from './exportColumns.ts';
 import { openSnapshot } from './snapshot.ts';
-import { contactViewSql, orderViewSql, type ViewSql } from './views.ts';
+import { viewScope } from './viewScope.ts';
+import { ALL_RECORDS, contactViewSql, orderViewSql, type ViewScope, type ViewSql } from './views.ts';
 
 /** What an export reads: its kind, view query (null = everything) and column keys (null = all). */
 export type ExportSelection = { [K in ExportKind]: Pick<Extract<ExportRequest, { kind: K }>, 'kind' | 'query' | 'columns'> }[ExportKind];
@@ -29,21 +30,23 @@ export type ExportCell = string | number | bigint | Uint8Array | null;
 
 /**
  * Builds the SQL of an export from the view SQL of the cache.
+ * @param scope the records of the selection's saved view (`query.view`, resolved by viewScope.ts
+ *   on the connection that reads); default every record
  * @throws LetterdeskError VALIDATION for an unknown or repeated column key (exportColumns.ts)
  */
-export function exportSql(selection: ExportSelection): ExportSql {
+export function exportSql(selection: ExportSelection, scope: ViewScope = ALL_RECORDS): ExportSql {
   const columns = resolveColumns(selection.kind, selection.columns);
   const list = columns.map((c) => c.sql).join(', ');
   let view: ViewSql;
   let from: string;
   let orderBy: string;
   if (selection.kind === 'contacts') {
-    view = contactViewSql(selection.query ?? {});
+    view = contactViewSql(selection.query ?? {}, undefined, scope);
     from = view.from;
     orderBy = view.orderBy;
   } else {
-    view = orderViewSql(selection.query ?? {});
-    from = selection.kind === 'orders' ? view.from : `${view.from} JOIN order_recipients r ON r.order_id = o.id`;
+    view = orderViewSql(selection.query ?? {}, undefined, scope);
+    from = selection.kind === 'orders' ? view.from : `${view.from} JOIN ${view.recipients} r ON r.order_id = o.id`;
     orderBy = selection.kind === 'orders' ? view.orderBy : `${view.orderBy}, r.position`;
   }
   return {
@@ -70,12 +73,14 @@ export interface ExportRows {
  * Opens the rows of an export on a read-only connection to the file of `db` (the caller's
  * connection stays free for other queries meanwhile). Close it when done, read to the end or not.
  * @param db an open cache connection
- * @throws LetterdeskError VALIDATION for an unknown or repeated column key
+ * @throws LetterdeskError VALIDATION for an unknown or repeated column key; NOT_FOUND for a saved
+ *   view that does not exist
  */
 export function openExportRows(db: Database.Database, selection: ExportSelection): ExportRows {
-  const sql = exportSql(selection);
   const snapshot = openSnapshot(db);
   try {
+    const resource = selection.kind === 'contacts' ? 'contacts' : 'orders';
+    const sql = exportSql(selection, viewScope(snapshot.db, resource, selection.query?.view));
     const total = Number(snapshot.db.prepare(sql.count).pluck().get(sql.params) ?? 0);
     const rows = snapshot.db.prepare(sql.select).raw(true).iterate(sql.params) as IterableIterator<ExportCell[]>;
     return {

@@ -143,7 +143,7 @@ function storable<T>(raw: unknown, reason: string | null, values: (raw: unknown,
 }
 
 /** `no-id-p<page>-r<row>` for an invalid row that carries no {@link usableId}, else null (its own id is used). */
-function noIdPlaceholder(raw: unknown, page: number, index: number): string | null {
+export function noIdPlaceholder(raw: unknown, page: number, index: number): string | null {
   const id = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as { id?: unknown }).id : undefined;
   return usableId(id) === null ? `no-id-p${page}-r${index}` : null;
 }

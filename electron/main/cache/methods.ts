@@ -1,15 +1,17 @@
 /**
- * What the database worker offers: the read methods (one table; client.ts derives its async
- * methods from it) and the jobs' signatures (their implementations are registered by the worker
- * entry, which `satisfies` {@link CacheJobs}). Adding a query is one entry in {@link CACHE_METHODS}.
+ * What the database worker offers: the methods (one table; client.ts derives its async methods
+ * from it) and the jobs' signatures (their implementations are registered by the worker entry,
+ * which `satisfies` {@link CacheJobs}). Adding a query is one entry in {@link CACHE_METHODS}. The
+ * saved views' methods include writes: they run on the worker's connection like the reads.
  */
 import type { ExportRequest } from '../../../shared/contract.ts';
 import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import type { Job, MethodTable } from './protocol.ts';
 import { readPreview } from './previews.ts';
+import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from './savedViews.ts';
 import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates, syncHistory } from './queries.ts';
 
-/** The read methods of the database worker (name → function of the connection). */
+/** The methods of the database worker (name → function of the connection). */
 export const CACHE_METHODS = {
   queryContacts,
   countContacts,
@@ -22,9 +24,18 @@ export const CACHE_METHODS = {
   resourceStates,
   syncHistory,
   readPreview,
+  listViews,
+  getView,
+  viewsNamed,
+  viewNewerIds,
+  createView,
+  renameView,
+  updateView,
+  duplicateView,
+  deleteView,
 } satisfies MethodTable;
 
-/** The read methods' table type. */
+/** The methods' table type. */
 export type CacheMethods = typeof CACHE_METHODS;
 
 /** A read method's name. */
@@ -35,7 +46,9 @@ export type CacheMethodName = keyof CacheMethods;
  * database worker starts: the ones bounded by a page or a capped count, quick on any size of cache.
  * Exact counts and facets scan and always wait for the worker.
  */
-export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>(['queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory']);
+export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>([
+  'queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory', 'listViews', 'getView', 'viewsNamed',
+]);
 
 /** Progress of a CSV export. */
 export interface ExportProgressValue {

@@ -8,46 +8,17 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
-import { FILTER_TOKEN_MARK } from './views.ts';
+import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
+import { buildViewRowsNext, reconcileViewsOnPublish } from './viewMirror.ts';
+import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
 
 /** Tables that make up the visible snapshot of each resource. */
 export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
-  contacts: ['contacts', 'labels', 'contact_labels', 'contacts_fts'],
-  orders: ['orders', 'order_recipients', 'orders_fts'],
+  contacts: ['contacts', 'labels', 'contact_labels', 'contacts_fts', 'view_contact_rows', 'view_contacts_fts'],
+  orders: ['orders', 'order_recipients', 'orders_fts', 'view_order_rows', 'view_orders_fts'],
 };
 
-const TIE = 'length(id), id';
-const TIE_DESC = 'length(id) DESC, id DESC';
-
-/** Sort position column → ordering expression (ascending; descending is the exact reverse). */
-export const CONTACT_POSITIONS: Record<string, string> = {
-  pos_name: 'full_name COLLATE NOCASE',
-  pos_company: 'company_name COLLATE NOCASE',
-  pos_email: 'email COLLATE NOCASE',
-  pos_phone: 'phone_digits',
-  pos_city: 'city COLLATE NOCASE',
-  pos_state: 'state COLLATE NOCASE',
-  pos_zip: 'zip',
-  pos_labels: 'labels COLLATE NOCASE',
-  pos_verified: 'is_verified',
-};
-
-export const ORDER_POSITIONS: Record<string, string> = {
-  pos_id: '0',
-  pos_campaign: 'campaign_name COLLATE NOCASE',
-  pos_product: 'product_name COLLATE NOCASE',
-  pos_template: 'template_title COLLATE NOCASE',
-  pos_status: 'status',
-  pos_recipients: 'recipients',
-  pos_delivered: 'delivered',
-  pos_live_mode: 'is_live_mode',
-  pos_schedule_type: 'campaign_schedule_type COLLATE NOCASE',
-  pos_delivery_date: 'campaign_delivery_date',
-};
-
-/** Default order (rowid 1, 2, …): contacts newest first, orders by id descending (numeric). */
-export const CONTACT_DEFAULT_ORDER = `created_at DESC, ${TIE_DESC}`;
-export const ORDER_DEFAULT_ORDER = TIE_DESC;
+export { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS } from './positions.ts';
 
 function schemaSql(db: Database.Database, name: string): string {
   const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) as { sql: string } | undefined;
@@ -121,32 +92,7 @@ function insertWithPositionsSorted(db: Database.Database, stage: string, target:
   db.exec('DROP TABLE temp.build_positions');
 }
 
-/**
- * SQL expression of a contact's filter tokens (the `f` column of `contacts_fts`), the SQL side of
- * views.ts `CONTACT_FILTER_TOKENS`: hex() of the same UTF-8 bytes, the same prefixes; a NULL state
- * gives the token of '' (hex(NULL) is ''), the one "(none)" state; NULL live mode gives no token.
- * @param c alias of the contact row
- * @param contactLabels, labels the contact–label link table and the label table to read
- */
-export function contactFilterTokensSql(c: string, contactLabels: string, labels: string): string {
-  const m = `char(${FILTER_TOKEN_MARK.codePointAt(0)})`;
-  return `concat_ws(' ', ${m} || 's' || hex(${c}.state),
-    CASE WHEN ${c}.is_verified = 1 THEN ${m} || 'v1' WHEN ${c}.is_verified = 0 THEN ${m} || 'v0' WHEN ${c}.is_verified IS NULL THEN ${m} || 'vn' END,
-    CASE WHEN ${c}.is_live_mode = 1 THEN ${m} || 'l1' WHEN ${c}.is_live_mode = 0 THEN ${m} || 'l0' END,
-    (SELECT group_concat(${m} || 'b' || hex(l.id) || ' ' || ${m} || 't' || hex(l.title), ' ') FROM ${contactLabels} cl JOIN ${labels} l ON l.id = cl.label_id WHERE cl.contact_id = ${c}.id))`;
-}
-
-/**
- * SQL of a contact's `phone` text in the search index: the number as written, its national digits
- * (ingest.ts `phoneDigits`, what is sorted by and what "4048946866" finds), and for ten national
- * digits also the eleven with a leading 1 — the digits of "+1 404 894 6866" as typed from the start
- * ("+1404894"), and of an eleven-digit number that only looked North American ("138 0013 8000",
- * whose national form dropped its 1) — so a prefix of the digits as written always finds it.
- * @param c alias of the contact row
- */
-export function contactPhoneSearchSql(c: string): string {
-  return `concat_ws(' ', ${c}.phone_no, ${c}.phone_digits, CASE WHEN length(${c}.phone_digits) = 10 THEN '1' || ${c}.phone_digits END)`;
-}
+export { contactFilterTokensSql, contactPhoneSearchSql } from './searchIndex.ts';
 
 /** FTS5's default size of the in-memory buffer of pending index data (bytes; FTS5 `hashsize`). */
 const FTS_DEFAULT_HASH_SIZE = 1024 * 1024;
@@ -176,7 +122,8 @@ function withoutAutomerge(db: Database.Database, fts: string, insert: () => void
 
 /**
  * Builds the `_next` tables of `resource` from staging rows of `pass` (drift repair keeps only
- * rows seen in the last complete pass). Heavy (seconds at 1M rows); runs in the sync connection
+ * rows seen in the last complete pass), and the member rowids and members' search index of its
+ * saved views for the new mirror (viewMirror.ts). Heavy (seconds at 1M rows); runs in the sync connection
  * without holding any lock readers care about.
  * @param onPhase called with 'indexing' before the search index build
  * @returns the number of rows built
@@ -193,11 +140,8 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
     db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
       SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
     onPhase?.('indexing');
-    withoutAutomerge(db, 'contacts_fts_next', () => db.exec(`INSERT INTO contacts_fts_next (rowid, name, company, email, phone, address, city, state, zip, labels, f)
-      SELECT c.rowid, concat_ws(' ', c.full_name, c.first_name, c.last_name), c.company_name, c.email, ${contactPhoneSearchSql('c')},
-        concat_ws(' ', c.address1, c.address2), c.city, c.state, c.zip, (SELECT group_concat(value, ' ') FROM json_each(c.labels)),
-        ${contactFilterTokensSql('c', 'contact_labels_next', 'labels_next')}
-      FROM contacts_next c`));
+    withoutAutomerge(db, 'contacts_fts_next', () => db.exec(`INSERT INTO contacts_fts_next (rowid, ${CONTACT_FTS_COLUMNS})
+      SELECT c.rowid, ${contactFtsValuesSql('c', contactFilterTokensSql('c', 'contact_labels_next', 'labels_next'))} FROM contacts_next c`));
   } else {
     const cols = ORDER_STAGE_COLUMNS.join(', ');
     const pos = positionsSelect(ORDER_POSITIONS);
@@ -206,20 +150,21 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
     db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
       WHERE order_id IN (SELECT id FROM stage_orders)`);
     onPhase?.('indexing');
-    withoutAutomerge(db, 'orders_fts_next', () => db.exec(`INSERT INTO orders_fts_next (rowid, id, campaign, product, template, recipients)
-      SELECT o.rowid, o.id, o.campaign_name, o.product_name, o.template_title,
-        (SELECT group_concat(concat_ws(' ', r.full_name, r.email, r.city), ' ') FROM order_recipients_next r WHERE r.order_id = o.id)
-      FROM orders_next o`));
+    withoutAutomerge(db, 'orders_fts_next', () => db.exec(`INSERT INTO orders_fts_next (rowid, ${ORDER_FTS_COLUMNS})
+      SELECT o.rowid, ${orderFtsValuesSql('o', 'order_recipients_next')} FROM orders_next o`));
   }
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts')) createNextIndexes(db, t, gen);
+  // Saved views' members are found again in the new mirror (by their ids).
+  buildViewRowsNext(db, resource);
   const main = resource === 'contacts' ? 'contacts_next' : 'orders_next';
   return (db.prepare(`SELECT count(*) AS n FROM ${main}`).get() as { n: number }).n;
 }
 
 /**
- * Makes the `_next` tables of `resource` the visible snapshot in ONE transaction (renames only),
- * running `inTransaction` inside it (bookkeeping that must commit together with the swap). The
- * previous tables are dropped after the commit, and staging is emptied.
+ * Makes the `_next` tables of `resource` the visible snapshot in ONE transaction (renames, and the
+ * saved views' members newer than the mirror that it now holds dropped), running `inTransaction`
+ * inside it (bookkeeping that must commit together with the swap). The previous tables are dropped
+ * after the commit, and staging is emptied.
  */
 export function publishNext(db: Database.Database, resource: Resource, inTransaction: () => void): void {
   const tables = SNAPSHOT_TABLES[resource];
@@ -228,6 +173,7 @@ export function publishNext(db: Database.Database, resource: Resource, inTransac
       db.exec(`ALTER TABLE ${t} RENAME TO ${t}_old`);
       db.exec(`ALTER TABLE ${t}_next RENAME TO ${t}`);
     }
+    reconcileViewsOnPublish(db, resource);
     inTransaction();
   }).immediate();
   for (const t of tables) db.exec(`DROP TABLE IF EXISTS ${t}_old`);

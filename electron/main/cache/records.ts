@@ -10,7 +10,8 @@ import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import type { CacheJobs, RecordsArgs } from './methods.ts';
 import type { JobContext } from './protocol.ts';
 import { openSnapshot } from './snapshot.ts';
-import { contactViewSql, orderViewSql } from './views.ts';
+import { viewScope } from './viewScope.ts';
+import { ALL_RECORDS, contactViewSql, orderViewSql, type ViewScope } from './views.ts';
 
 /** Characters of JSON after which a chunk is sent (about 1 MiB of mostly ASCII text). */
 export const RECORDS_CHUNK_CHARS = 1 << 20;
@@ -19,9 +20,12 @@ const CHUNKS_IN_FLIGHT = 4;
 /** Longest stretch of reading before the job lets the worker's event loop run (cancel, other calls). */
 const YIELD_EVERY_MS = 40;
 
-/** The SQL of a view's records: `SELECT <alias>.raw … ORDER BY <view order> LIMIT :limit`, with its parameters. */
-export function recordsSql(kind: RecordsArgs['kind'], query: ContactQuery | OrderQuery, limit: number): { sql: string; params: Record<string, unknown> } {
-  const view = kind === 'contacts' ? contactViewSql(query as ContactQuery) : orderViewSql(query as OrderQuery);
+/**
+ * The SQL of a view's records: `SELECT <alias>.raw … ORDER BY <view order> LIMIT :limit`, with its parameters.
+ * @param scope the records of the query's saved view (viewScope.ts); default every record
+ */
+export function recordsSql(kind: RecordsArgs['kind'], query: ContactQuery | OrderQuery, limit: number, scope: ViewScope = ALL_RECORDS): { sql: string; params: Record<string, unknown> } {
+  const view = kind === 'contacts' ? contactViewSql(query as ContactQuery, undefined, scope) : orderViewSql(query as OrderQuery, undefined, scope);
   const alias = kind === 'contacts' ? 'c' : 'o';
   return { sql: `SELECT ${alias}.raw FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT :__limit`, params: { ...view.params, __limit: limit } };
 }
@@ -37,17 +41,23 @@ function cancelled(): LetterdeskError {
  * @param db an open cache connection (the records are read on a second, read-only one)
  * @returns the number of records sent
  * @throws LetterdeskError VALIDATION for an unknown kind or a limit that is not a whole number ≥ 0;
- *   CANCELLED when the signal is aborted (chunks sent before stay sent)
+ *   NOT_FOUND for a saved view that does not exist; CANCELLED when the signal is aborted (chunks sent before stay sent)
  */
 export async function readRecords(db: Database.Database, args: RecordsArgs, context: JobContext<string[]>): Promise<{ rows: number }> {
   const { kind, query, limit } = args;
   if (kind !== 'contacts' && kind !== 'orders') throw new LetterdeskError('VALIDATION', `Records are contacts or orders, not "${String(kind).slice(0, 32)}".`);
   if (!Number.isSafeInteger(limit) || limit < 0) throw new LetterdeskError('VALIDATION', `The limit of records must be a whole number of 0 or more, not ${String(limit).slice(0, 32)}.`);
-  const { sql, params } = recordsSql(kind, query ?? {}, limit);
   const { signal } = context;
   if (signal.aborted) throw cancelled();
   const snapshot = openSnapshot(db);
-  const raws = snapshot.db.prepare(sql).pluck().iterate(params) as IterableIterator<string>;
+  let raws: IterableIterator<string>;
+  try {
+    const { sql, params } = recordsSql(kind, query ?? {}, limit, viewScope(snapshot.db, kind, query?.view));
+    raws = snapshot.db.prepare(sql).pluck().iterate(params) as IterableIterator<string>;
+  } catch (error) {
+    snapshot.end();
+    throw error;
+  }
   try {
     let rows = 0;
     let chunk: string[] = [];

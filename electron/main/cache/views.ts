@@ -1,15 +1,24 @@
 /**
- * The SQL of the contact and order views (shared/query.ts → SQL): search, filters, sort. Used by the
- * query functions (queries.ts), the export's rows (exportRows.ts) and the records job (records.ts),
- * so "export the current view" selects exactly the rows of the view, in view order:
+ * The SQL of the contact and order views (shared/query.ts → SQL): search, filters, sort, and the
+ * saved view whose members a query is limited to. Used by the query functions (queries.ts,
+ * facets.ts), the export's rows (exportRows.ts) and the records job (records.ts), so "export the
+ * current view" selects exactly the rows of the view, in view order:
  *
  *   SELECT <columns> FROM ${from} WHERE ${where} ORDER BY ${orderBy}   -- with `params` bound
  *
  * Aliases: `c` = contacts, `o` = orders; with a search the FTS table is joined under its own name.
- * Table and column names: docs/cache-schema.md.
+ * Limited to a saved view's members (a {@link ViewScope} from viewScope.ts), the rows are read from
+ * the mirror through the members' rowids or their own search index (`view_contact_rows`,
+ * `view_contacts_fts`), and, when some members are newer than the mirror, united with those
+ * (`view_newer_contacts`): the alias then names that union, which has the mirror's columns, a
+ * `rowid` between the mirror's and a `newer` flag. Table and column names: docs/cache-schema.md.
  */
-import { nationalDigits } from './ingest.ts';
 import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
+import { CONTACT_POSITIONS, ORDER_POSITIONS } from './positions.ts';
+import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
+import { CONTACT_SORT, ORDER_SORT, compileSearch, contactParts, isDefaultOrder, orderClause, orderConditions } from './viewParts.ts';
+
+export { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch } from './viewParts.ts';
 
 /** A view as SQL fragments; `where` is a full boolean expression ('1' when there is no filter). */
 export interface ViewSql {
@@ -17,220 +26,169 @@ export interface ViewSql {
   where: string;
   orderBy: string;
   params: Record<string, unknown>;
-}
-
-/** Sort column of shared/query.ts → position column (see publish.ts); `rowid` = default order. */
-const CONTACT_SORT: Record<string, string> = {
-  name: 'pos_name', company: 'pos_company', email: 'pos_email', phone: 'pos_phone', city: 'pos_city',
-  state: 'pos_state', zip: 'pos_zip', labels: 'pos_labels', verified: 'pos_verified', createdAt: 'rowid',
-};
-const ORDER_SORT: Record<string, string> = {
-  id: 'rowid', campaign: 'pos_campaign', product: 'pos_product', template: 'pos_template', status: 'pos_status',
-  recipients: 'pos_recipients', delivered: 'pos_delivered', liveMode: 'pos_live_mode', scheduleType: 'pos_schedule_type',
-  deliveryDate: 'pos_delivery_date',
-};
-
-const PHONE_LIKE = /^[\d\s()+.\-/]+$/;
-
-function quote(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
-}
-
-/**
- * Turns what a person typed into an FTS5 MATCH expression: every word must match (AND), the last
- * token of each word as a prefix (typeahead); a word or a whole input that looks like a phone number
- * also matches its digits-only form ("(555) 123-4567" finds 555.123.4567). Diacritics fold in the
- * index (unicode61 remove_diacritics 2). Returns null when nothing searchable remains.
- */
-export function compileSearch(input: string | undefined): string | null {
-  // NUL ends a string inside FTS5's query parser ("unterminated string"); it is never searchable
-  // text. Private-use characters are dropped too: they mark the filter tokens (FILTER_TOKEN_MARK).
-  const text = (input ?? '').replaceAll(String.fromCharCode(0), ' ').replace(/\p{Co}/gu, ' ').trim();
-  if (!text) return null;
-  const terms = text.split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
-  if (terms.length === 0) return null;
-  // The index holds a phone's national digits (ingest.ts phoneDigits): "+1 404 …" typed in full is
-  // looked up without its country code too.
-  const digitForms = (digits: string): string => {
-    const national = nationalDigits(digits);
-    return national === digits ? `${quote(digits)}*` : `${quote(digits)}* OR ${quote(national)}*`;
-  };
-  const parts = terms.map((t) => {
-    const digits = t.replace(/\D+/g, '');
-    const phrase = `${quote(t)}*`;
-    if (digits.length >= 2 && PHONE_LIKE.test(t) && (digits !== t || nationalDigits(digits) !== digits)) return `(${phrase} OR ${digitForms(digits)})`;
-    return phrase;
-  });
-  const all = parts.join(' AND ');
-  const allDigits = text.replace(/\D+/g, '');
-  if (terms.length > 1 && PHONE_LIKE.test(text) && allDigits.length >= 3) return `(${digitForms(allDigits)} OR (${all}))`;
-  return all;
-}
-
-function inList(params: Record<string, unknown>, prefix: string, values: readonly unknown[]): string {
-  return values
-    .map((v, i) => {
-      params[`${prefix}${i}`] = v;
-      return `:${prefix}${i}`;
-    })
-    .join(', ');
-}
-
-function dayAfter(day: string): string {
-  const d = new Date(`${day}T00:00:00.000Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
-
-function orderClause(alias: string, fts: string | null, sort: { column: string; direction: 'asc' | 'desc' } | undefined, map: Record<string, string>): string {
-  if (!sort) return fts ? `${fts}.rowid` : `${alias}.rowid`;
-  const col = map[sort.column] ?? 'rowid';
-  if (col === 'rowid') {
-    // rowid order = newest first (contacts: createdAt desc; orders: id desc).
-    const desc = sort.direction === 'desc';
-    const base = fts ? `${fts}.rowid` : `${alias}.rowid`;
-    return desc ? base : `${base} DESC`;
-  }
-  return `${alias}.${col} ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
-}
-
-/** Lower-case hex of the UTF-8 bytes of `value` (what SQLite's `hex()` gives, case folded). */
-function hexOf(value: string): string {
-  return Array.from(new TextEncoder().encode(value), (b) => b.toString(16).padStart(2, '0')).join('');
+  /** The view is the whole table, unfiltered: a window is a range of sort positions. */
+  all: boolean;
+  /**
+   * The view is exactly the matches of a search index, in that index's rowid order when the view's
+   * order is the default one: counts and the typeahead read the index alone. `row` maps the index's
+   * `rowid` to the table's.
+   */
+  index?: { from: string; where: string; row: string };
+  /** The number of rows, when known without reading them (a saved view's members, unfiltered). */
+  known?: number;
+  /**
+   * The view is a saved view's members, unfiltered, all held by the mirror: a window is a range of
+   * their positions among the members (`pos_row`, `pos_*`) in `table` under `:vkey`.
+   */
+  ranked?: { table: string };
+  /** The recipients of the view's orders, as a table or a parenthesised subquery (exports). */
+  recipients: string;
 }
 
 /**
- * First character of every filter token: U+E000, a private-use character. unicode61 keeps it as a
- * token character (default categories L*, N*, Co), nobody types it (compileSearch drops it), and so
- * no prefix a person types shares its doclist with the filter tokens (migration 003: with a
- * letter as the mark, typing that letter read every contact's filter tokens).
+ * Which records a query may show: all of them, or the members of a saved view with a service query
+ * (`key` = its membership's member key, null before its first read; `inMirror` and `newer` its counts).
  */
-export const FILTER_TOKEN_MARK = '\uE000';
+export type ViewScope = { kind: 'all' } | { kind: 'members'; viewId: string; key: number | null; inMirror: number; newer: number };
 
-/**
- * Filter tokens of a contact in the hidden column `f` of `contacts_fts` (migrations 002 and 003;
- * written by publish.ts `buildNext`), so that a search combined with filters is one intersection
- * inside the search index instead of a lookup of every match's row (fast typeahead with filters).
- * With M = {@link FILTER_TOKEN_MARK}:
- *
- *   Ms<hex(state)>     state; no state, '' or NULL (a record kept invalid), gives `Ms`: both are
- *                      the one "(none)" option, which the row condition matches as '' or NULL
- *   Mv1 | Mv0 | Mvn    verified yes / no / unknown (NULL)
- *   Ml1 | Ml0          live mode / test mode
- *   Mb<hex(label id)>, Mt<hex(label title)>   one pair per label of the contact
- *
- * The hex keeps any value (spaces, punctuation, any script, case) one exact token. A person's
- * search never reaches these tokens: it is matched against every column except `f`.
- */
-export const CONTACT_FILTER_TOKENS = {
-  state: (state: string) => `${FILTER_TOKEN_MARK}s${hexOf(state)}`,
-  verified: { yes: `${FILTER_TOKEN_MARK}v1`, no: `${FILTER_TOKEN_MARK}v0`, unknown: `${FILTER_TOKEN_MARK}vn` } as const,
-  liveMode: { live: `${FILTER_TOKEN_MARK}l1`, test: `${FILTER_TOKEN_MARK}l0` } as const,
-  labelId: (id: string) => `${FILTER_TOKEN_MARK}b${hexOf(id)}`,
-  labelTitle: (title: string) => `${FILTER_TOKEN_MARK}t${hexOf(title)}`,
-};
+/** Every record (no saved view, or one without a service query). */
+export const ALL_RECORDS: ViewScope = { kind: 'all' };
 
-/** `{f} : ("t1" OR "t2")` — any of the tokens in the filter-token column. */
-function filterTokens(tokens: readonly string[]): string {
-  return `{f} : (${tokens.map(quote).join(' OR ')})`;
+/** A member key's rows in a view index: rowid = key · 2^32 + the mirror's rowid. */
+export const MEMBER_KEY_SPAN = 2 ** 32;
+
+const CONTACT_UNION_COLUMNS = [...CONTACT_STAGE_COLUMNS, ...Object.keys(CONTACT_POSITIONS)];
+const ORDER_UNION_COLUMNS = [...ORDER_STAGE_COLUMNS, ...Object.keys(ORDER_POSITIONS)];
+
+interface Branch {
+  from: string;
+  where: string[];
+}
+
+function joined(where: readonly string[]): string {
+  return where.length ? where.join(' AND ') : '1';
+}
+
+/** Binds a member key's parameters: `:vkey`, and `:vbase` … `:vtop` of its rows in a view index. */
+function bindKey(params: Record<string, unknown>, key: number): void {
+  params.vkey = key;
+  params.vbase = key * MEMBER_KEY_SPAN;
+  params.vtop = key * MEMBER_KEY_SPAN + (MEMBER_KEY_SPAN - 1);
+}
+
+/** The members and the newer rows as one subquery aliased `alias`, in the mirror's columns. */
+function union(alias: string, columns: readonly string[], mirror: Branch, newer: Branch): string {
+  const cols = columns.map((c) => `${alias}.${c}`).join(', ');
+  return `(SELECT ${alias}.rowid AS rowid, 0 AS newer, ${cols} FROM ${mirror.from} WHERE ${joined(mirror.where)}
+    UNION ALL SELECT ${alias}.row_key AS rowid, 1 AS newer, ${cols} FROM ${newer.from} WHERE ${joined(newer.where)}) ${alias}`;
 }
 
 /**
  * SQL of a contact view; `omit` leaves one filter out (facet counts of that filter's options).
- * Label filter values match a label id or a label title. With a search, the label, state, verified
- * and live mode filters become filter tokens of the same MATCH ({@link CONTACT_FILTER_TOKENS});
- * without one they are row conditions that use the indexes.
+ * With a search, the label, state, verified and live mode filters become filter tokens of the same
+ * MATCH (viewParts.ts `CONTACT_FILTER_TOKENS`); without one they are row conditions that use the
+ * indexes — except over a saved view's members, where any of them is matched in the members' own
+ * search index.
+ * @param scope the records the query may show (viewScope.ts resolves `query.view`); default all
  */
-export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery): ViewSql {
+export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery, scope: ViewScope = ALL_RECORDS): ViewSql {
   const params: Record<string, unknown> = {};
-  const where: string[] = [];
-  const match = compileSearch(query.search);
-  const inIndex: string[] = [];
-  const T = CONTACT_FILTER_TOKENS;
-  if (omit !== 'labels' && query.labels?.length) {
-    if (match) inIndex.push(filterTokens(query.labels.flatMap((v) => [T.labelId(v), T.labelTitle(v)])));
-    else {
-      const ids = inList(params, 'label', query.labels);
-      where.push(`EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = c.id AND cl.label_id IN (SELECT id FROM labels WHERE id IN (${ids}) OR title IN (${ids})))`);
-    }
+  if (scope.kind === 'all') {
+    const p = contactParts(query, omit, params, compileSearch(query.search) !== null, 'mirror');
+    if (p.match === null) return { from: 'contacts c', where: joined(p.conditions), orderBy: orderClause('c', 'c.rowid', query.sort, CONTACT_SORT), params, all: p.conditions.length === 0, recipients: 'order_recipients' };
+    params.search = [`(- {f} : (${p.match}))`, ...p.tokens].join(' AND ');
+    return {
+      from: 'contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid',
+      where: joined(['contacts_fts MATCH :search', ...p.conditions]),
+      orderBy: orderClause('c', 'contacts_fts.rowid', query.sort, CONTACT_SORT),
+      params, all: false, recipients: 'order_recipients',
+      ...(p.conditions.length === 0 ? { index: { from: 'contacts_fts', where: 'contacts_fts MATCH :search', row: 'rowid' } } : {}),
+    };
   }
-  if (omit !== 'states' && query.states?.length) {
-    if (match) inIndex.push(filterTokens(query.states.map(T.state)));
-    else {
-      // "(none)" ('') also stands for NULL; the plain IN keeps the state index usable.
-      const states = `c.state IN (${inList(params, 'state', query.states)})`;
-      where.push(query.states.includes('') ? `(${states} OR c.state IS NULL)` : states);
-    }
+  if (scope.key === null) return { from: 'contacts c', where: '0', orderBy: 'c.rowid', params, all: false, known: 0, recipients: 'order_recipients' };
+  bindKey(params, scope.key);
+  const hasTokenFilters = contactParts(query, omit, {}, true, 'mirror').tokens.length > 0;
+  const p = contactParts(query, omit, params, compileSearch(query.search) !== null || hasTokenFilters, 'mirror');
+  let members: Branch;
+  let orderBy: string;
+  let index: ViewSql['index'];
+  if (p.match !== null || p.tokens.length > 0) {
+    params.search = [...(p.match === null ? [] : [`(- {f} : (${p.match}))`]), ...p.tokens].join(' AND ');
+    const range = 'view_contacts_fts MATCH :search AND view_contacts_fts.rowid BETWEEN :vbase AND :vtop';
+    members = { from: 'view_contacts_fts JOIN contacts c ON c.rowid = view_contacts_fts.rowid - :vbase', where: [range, ...p.conditions] };
+    orderBy = orderClause('c', 'view_contacts_fts.rowid', query.sort, CONTACT_SORT);
+    if (p.conditions.length === 0) index = { from: 'view_contacts_fts', where: range, row: 'rowid - :vbase' };
+  } else if (isDefaultOrder(query.sort, CONTACT_SORT)) {
+    // Newest first: walk the members' rowids in order, each a lookup in the mirror.
+    members = { from: 'view_contact_rows vm CROSS JOIN contacts c ON c.rowid = vm.row', where: ['vm.member_key = :vkey', ...p.conditions] };
+    orderBy = orderClause('c', 'vm.row', query.sort, CONTACT_SORT);
+  } else {
+    // Another sort: walk the mirror's sort positions, keeping the members.
+    members = { from: 'contacts c', where: ['EXISTS (SELECT 1 FROM view_contact_rows vm WHERE vm.member_key = :vkey AND vm.row = c.rowid)', ...p.conditions] };
+    orderBy = orderClause('c', 'c.rowid', query.sort, CONTACT_SORT);
   }
-  if (omit !== 'verified' && query.verified?.length) {
-    const set = [...new Set(query.verified)];
-    if (match) inIndex.push(filterTokens(set.map((v) => T.verified[v])));
-    else where.push(`(${set.map((v) => (v === 'yes' ? 'c.is_verified = 1' : v === 'no' ? 'c.is_verified = 0' : 'c.is_verified IS NULL')).join(' OR ')})`);
+  const unfiltered = p.match === null && p.tokens.length === 0 && p.conditions.length === 0;
+  const known = unfiltered ? { known: scope.inMirror + scope.newer } : {};
+  if (scope.newer === 0) {
+    const ranked = unfiltered ? { ranked: { table: 'view_contact_rows' } } : {};
+    return { from: members.from, where: joined(members.where), orderBy, params, all: false, recipients: 'order_recipients', ...known, ...ranked, ...(index ? { index } : {}) };
   }
-  if (omit !== 'liveMode' && query.liveMode?.length) {
-    const set = new Set(query.liveMode);
-    if (set.size === 1) {
-      const live = set.has('live');
-      if (match) inIndex.push(filterTokens([live ? T.liveMode.live : T.liveMode.test]));
-      else where.push(live ? 'c.is_live_mode = 1' : 'c.is_live_mode = 0');
-    }
-  }
-  let from = 'contacts c';
-  if (match) {
-    from = 'contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid';
-    where.unshift('contacts_fts MATCH :search');
-    params.search = [`(- {f} : (${match}))`, ...inIndex].join(' AND ');
-  }
-  if (query.createdFrom) {
-    where.push('c.created_at >= :createdFrom');
-    params.createdFrom = query.createdFrom;
-  }
-  if (query.createdTo) {
-    where.push('c.created_at < :createdToEnd');
-    params.createdToEnd = dayAfter(query.createdTo);
-  }
-  // Instants compare as text like the days above: both sides are ISO 8601 in UTC ("…Z").
-  if (query.createdAfter) {
-    where.push('c.created_at >= :createdAfter');
-    params.createdAfter = query.createdAfter;
-  }
-  if (query.createdBefore) {
-    where.push('c.created_at < :createdBefore');
-    params.createdBefore = query.createdBefore;
-  }
-  return { from, where: where.length ? where.join(' AND ') : '1', orderBy: orderClause('c', match ? 'contacts_fts' : null, query.sort, CONTACT_SORT), params };
+  const n = contactParts(query, omit, params, p.match !== null, 'record');
+  const newer: Branch = p.match === null
+    ? { from: 'view_newer_contacts c', where: ['c.member_key = :vkey', ...n.conditions] }
+    : { from: 'view_newer_contacts_fts JOIN view_newer_contacts c ON c.rowid = view_newer_contacts_fts.rowid', where: ['view_newer_contacts_fts MATCH :search', 'c.member_key = :vkey', ...n.conditions] };
+  return { from: union('c', CONTACT_UNION_COLUMNS, members, newer), where: '1', orderBy: orderClause('c', 'c.rowid', query.sort, CONTACT_SORT), params, all: false, recipients: 'order_recipients', ...known };
 }
 
-/** SQL of an order view; `omit` as in {@link contactViewSql}. */
-export function orderViewSql(query: OrderQuery, omit?: keyof OrderQuery): ViewSql {
+/** SQL of an order view; `omit` and `scope` as in {@link contactViewSql}. */
+export function orderViewSql(query: OrderQuery, omit?: keyof OrderQuery, scope: ViewScope = ALL_RECORDS): ViewSql {
   const params: Record<string, unknown> = {};
-  const where: string[] = [];
   const match = compileSearch(query.search);
-  let from = 'orders o';
-  if (match) {
-    from = 'orders_fts JOIN orders o ON o.rowid = orders_fts.rowid';
-    where.push('orders_fts MATCH :search');
+  if (scope.kind === 'all') {
+    const conditions = orderConditions(query, omit, params, 'order_recipients');
+    const orderBy = orderClause('o', match ? 'orders_fts.rowid' : 'o.rowid', query.sort, ORDER_SORT);
+    if (match === null) return { from: 'orders o', where: joined(conditions), orderBy, params, all: conditions.length === 0, recipients: 'order_recipients' };
     params.search = match;
+    return {
+      from: 'orders_fts JOIN orders o ON o.rowid = orders_fts.rowid', where: joined(['orders_fts MATCH :search', ...conditions]), orderBy, params, all: false, recipients: 'order_recipients',
+      ...(conditions.length === 0 ? { index: { from: 'orders_fts', where: 'orders_fts MATCH :search', row: 'rowid' } } : {}),
+    };
   }
-  if (omit !== 'statuses' && query.statuses?.length) where.push(`o.status IN (${inList(params, 'status', query.statuses)})`);
-  if (omit !== 'productTypes' && query.productTypes?.length) where.push(`o.product_type IN (${inList(params, 'ptype', query.productTypes)})`);
-  if (omit !== 'campaignTypes' && query.campaignTypes?.length) where.push(`o.campaign_type IN (${inList(params, 'ctype', query.campaignTypes)})`);
-  if (omit !== 'scheduleTypes' && query.scheduleTypes?.length) where.push(`o.campaign_schedule_type IN (${inList(params, 'stype', query.scheduleTypes)})`);
-  if (omit !== 'liveMode' && query.liveMode?.length) {
-    const set = new Set(query.liveMode);
-    if (set.size === 1) where.push(set.has('live') ? 'o.is_live_mode = 1' : 'o.is_live_mode = 0');
+  if (scope.key === null) return { from: 'orders o', where: '0', orderBy: 'o.rowid', params, all: false, known: 0, recipients: 'order_recipients' };
+  bindKey(params, scope.key);
+  if (match !== null) params.search = match;
+  const conditions = orderConditions(query, omit, params, 'order_recipients');
+  let members: Branch;
+  let orderBy: string;
+  let index: ViewSql['index'];
+  if (match !== null) {
+    const range = 'view_orders_fts MATCH :search AND view_orders_fts.rowid BETWEEN :vbase AND :vtop';
+    members = { from: 'view_orders_fts JOIN orders o ON o.rowid = view_orders_fts.rowid - :vbase', where: [range, ...conditions] };
+    orderBy = orderClause('o', 'view_orders_fts.rowid', query.sort, ORDER_SORT);
+    if (conditions.length === 0) index = { from: 'view_orders_fts', where: range, row: 'rowid - :vbase' };
+  } else if (isDefaultOrder(query.sort, ORDER_SORT)) {
+    members = { from: 'view_order_rows vm CROSS JOIN orders o ON o.rowid = vm.row', where: ['vm.member_key = :vkey', ...conditions] };
+    orderBy = orderClause('o', 'vm.row', query.sort, ORDER_SORT);
+  } else {
+    members = { from: 'orders o', where: ['EXISTS (SELECT 1 FROM view_order_rows vm WHERE vm.member_key = :vkey AND vm.row = o.rowid)', ...conditions] };
+    orderBy = orderClause('o', 'o.rowid', query.sort, ORDER_SORT);
   }
-  if (omit !== 'delivered' && query.delivered?.length) {
-    const parts = [...new Set(query.delivered)].map((d) =>
-      d === 'all' ? '(o.recipients > 0 AND o.delivered = o.recipients)' : d === 'some' ? '(o.delivered > 0 AND o.delivered < o.recipients)' : 'o.delivered = 0',
-    );
-    where.push(`(${parts.join(' OR ')})`);
+  const unfiltered = match === null && conditions.length === 0;
+  const known = unfiltered ? { known: scope.inMirror + scope.newer } : {};
+  if (scope.newer === 0) {
+    const ranked = unfiltered ? { ranked: { table: 'view_order_rows' } } : {};
+    return { from: members.from, where: joined(members.where), orderBy, params, all: false, recipients: 'order_recipients', ...known, ...ranked, ...(index ? { index } : {}) };
   }
-  if (query.contactId) {
-    where.push('o.id IN (SELECT r.order_id FROM order_recipients r WHERE r.contact_id = :contactId)');
-    params.contactId = query.contactId;
-  }
-  return { from, where: where.length ? where.join(' AND ') : '1', orderBy: orderClause('o', match ? 'orders_fts' : null, query.sort, ORDER_SORT), params };
+  const newerRecipients = '(SELECT * FROM view_newer_order_recipients WHERE member_key = :vkey)';
+  const n = orderConditions(query, omit, params, newerRecipients);
+  const newer: Branch = match === null
+    ? { from: 'view_newer_orders o', where: ['o.member_key = :vkey', ...n] }
+    : { from: 'view_newer_orders_fts JOIN view_newer_orders o ON o.rowid = view_newer_orders_fts.rowid', where: ['view_newer_orders_fts MATCH :search', 'o.member_key = :vkey', ...n] };
+  const rcols = RECIPIENT_COLUMNS.join(', ');
+  return {
+    from: union('o', ORDER_UNION_COLUMNS, members, newer), where: '1', orderBy: orderClause('o', 'o.rowid', query.sort, ORDER_SORT), params, all: false, ...known,
+    recipients: `(SELECT ${rcols} FROM order_recipients UNION ALL SELECT ${rcols} FROM view_newer_order_recipients WHERE member_key = :vkey)`,
+  };
 }
 
 /** The position column a sort uses, for direct window lookups on unfiltered views (null: rowid). */

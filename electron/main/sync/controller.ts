@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import { fromErrorPayload, LetterdeskError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
+import type { ViewRefresh } from '../../../shared/views.ts';
 import { logger } from '../log.ts';
 import { acquireSyncLock } from './lock.ts';
 import {
@@ -41,6 +42,19 @@ export interface StartSyncOptions {
   onRun?: (run: SyncRun) => void;
   /** Every request's outcome ('ok' or an error code), for connectivity. */
   onOutcome?: (outcome: 'ok' | ErrorCode) => void;
+  /**
+   * Saved views whose memberships are read again (their ids), each after its resource's run, or
+   * after the resources when its resource is not synced now (`resources` may be empty: a refresh
+   * on demand). @default none
+   */
+  views?: string[];
+  /**
+   * Called with each view's outcome as soon as its refresh has ended: `succeeded` with the new
+   * membership, or `failed` / `cancelled` with the error and the previous membership kept.
+   */
+  onViewRefreshed?: (refresh: ViewRefresh) => void;
+  /** Progress of the refresh of one view (`resource` is the view's). */
+  onViewProgress?: (viewId: string, progress: SyncProgress) => void;
   signal?: AbortSignal;
   /** Override of the sync process's entry script. @default {@link defaultSyncProcessUrl} */
   processUrl?: URL;
@@ -80,10 +94,10 @@ export const SYNC_PROCESS_HEAP_LIMITS: readonly (SyncHeapLimit | undefined)[] = 
 ];
 
 /**
- * Runs a sync of `resources` in a sync process (process.ts, processEntry.ts), again in a new
- * process with a larger heap limit if the process ends without a result — out of memory, or
- * killed — see {@link SYNC_PROCESS_HEAP_LIMITS}; each new process resumes from the pages already
- * written.
+ * Runs a sync of `resources`, then the refresh of `views`, in a sync process (process.ts,
+ * processEntry.ts), again in a new process with a larger heap limit if the process ends without a
+ * result — out of memory, or killed — see {@link SYNC_PROCESS_HEAP_LIMITS}; each new process
+ * resumes from the pages already written, and skips the resources and views already reported.
  * @returns one SyncRun per resource attempted; a 401/403 gives a run with outcome `failed` and
  *   error code AUTH_REJECTED (and stops the remaining resources); a cancel gives `cancelled`
  * @throws LetterdeskError BUSY when another process is syncing the same cache file (lock.ts); when
@@ -103,12 +117,18 @@ export async function startSync(options: StartSyncOptions): Promise<SyncRun[]> {
 async function syncWithRetries(options: StartSyncOptions): Promise<SyncRun[]> {
   const runId = options.runId ?? randomUUID();
   const runs: SyncRun[] = [];
+  const refreshed = new Set<string>();
   const limits = options.heapLimits ?? SYNC_PROCESS_HEAP_LIMITS;
   for (let attempt = 0; ; attempt++) {
     const ended = new Set(runs.map((r) => r.resource));
     const resources = options.resources.filter((r) => !ended.has(r));
+    const views = (options.views ?? []).filter((v) => !refreshed.has(v));
+    const onViewRefreshed = (refresh: ViewRefresh) => {
+      refreshed.add(refresh.viewId);
+      options.onViewRefreshed?.(refresh);
+    };
     try {
-      await runProcess({ ...options, resources, runId }, limits[attempt], (run) => {
+      await runProcess({ ...options, resources, views, runId, onViewRefreshed }, limits[attempt], (run) => {
         runs.push(run);
         options.onRun?.(run);
       });
@@ -157,6 +177,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     profileId: options.profileId ?? '',
     logFile: logFileOfThisProcess(),
     previews: options.previews ?? false,
+    views: [...(options.views ?? [])],
   };
   const launch = options.launcher ?? nodeSyncProcessLauncher;
   const child = launch(options.processUrl ?? defaultSyncProcessUrl(), heapLimitArgs(heapLimit));
@@ -184,6 +205,8 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
       if (msg.type === 'progress') options.onProgress?.(msg.value);
       else if (msg.type === 'outcome') options.onOutcome?.(msg.value);
       else if (msg.type === 'run') onRun(msg.run);
+      else if (msg.type === 'viewProgress') options.onViewProgress?.(msg.viewId, msg.value);
+      else if (msg.type === 'view') options.onViewRefreshed?.(msg.refresh);
       else if (msg.type === 'done') finish(() => (ended(msg.stats), resolve()));
       else if (msg.type === 'error') finish(() => (ended(msg.stats), reject(fromErrorPayload(msg.error))));
     });

@@ -19,7 +19,9 @@
  *  5. build the `_next` tables and the search index in bulk from the rows of the last pass, then
  *     publish them in one transaction with the run's outcome;
  *  6. or record the run's failure or cancel, leaving the previous snapshot as it was.
- * Decisions are in decisions.ts, the bookkeeping's SQL in cache/syncBookkeeping.ts.
+ * Steps 1–4 are read.ts's, shared with the refresh of a saved view's membership (viewRefresh.ts);
+ * decisions are in decisions.ts, the bookkeeping's SQL in cache/syncBookkeeping.ts. Saved views
+ * asked for are refreshed after their resource (`views`), each reported as it ends.
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
@@ -27,14 +29,16 @@ import { endsSync, type SyncProgress, type SyncRun } from '../../../shared/contr
 import { isLetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../log.ts';
-import { StageWriter } from '../cache/ingest.ts';
-import { buildNext, clearStage, dropLeftovers, publishNext } from '../cache/publish.ts';
+import { buildNext, dropLeftovers, publishNext } from '../cache/publish.ts';
+import { MirrorStaging } from '../cache/staging.ts';
 import { SyncBookkeeping } from '../cache/syncBookkeeping.ts';
-import { concurrencyOf, exceedsMirrorLimits, isResumable, mustGiveUp, NO_PREVIOUS_PASS, resumedStagingIsStale } from './decisions.ts';
-import { cancelled, failurePayload, keptChanging, keptData, tooManyRecords } from './failures.ts';
+import { collectViewGarbage } from '../cache/viewPublish.ts';
+import { concurrencyOf } from './decisions.ts';
+import { cancelled, failurePayload, keptData } from './failures.ts';
 import type { PageSource } from './pageSource.ts';
 import { SyncProgressMeter } from './progress.ts';
-import { readFirstPage, readPass, verifyPass, type FirstAnswer, type ReadPlan, type ResourceSync } from './read.ts';
+import { planRead, readUntilConsistent, type ResourceSync } from './read.ts';
+import { refreshViews, skipViews, type ViewRefreshOptions } from './viewRefresh.ts';
 
 /** Options of {@link runSync}. */
 export interface RunSyncOptions {
@@ -59,6 +63,11 @@ export interface RunSyncOptions {
   progressIntervalMs?: number;
   /** Called with each resource's run as soon as it has ended (before the next resource starts). */
   onRun?: (run: SyncRun) => void;
+  /**
+   * Saved views whose memberships are read after the resources, each right after its resource's
+   * run (views of a resource not synced now: after the resources), with their outcomes.
+   */
+  views?: ViewRefreshOptions;
 }
 
 /**
@@ -66,41 +75,69 @@ export interface RunSyncOptions {
  * @param db a writable connection (WAL) to the cache; readers may use other connections meanwhile
  * @param source the pages
  * @returns one {@link SyncRun} per resource attempted (`succeeded` / `failed` / `cancelled`); stops
- *   after an AUTH_REJECTED or a cancel (the remaining resources are not attempted)
+ *   after an AUTH_REJECTED or a cancel (the remaining resources and views are not attempted)
  */
 export async function runSync(db: Database.Database, source: PageSource, options: RunSyncOptions): Promise<SyncRun[]> {
   const books = new SyncBookkeeping(db);
   const runs: SyncRun[] = [];
   const runId = options.runId ?? randomUUID();
+  const views = options.views;
+  const viewOptions = { ...options, runId };
   for (const resource of options.resources) {
-    const run = await runResource(beginRun(db, books, source, resource, runId, options), options.pageSize);
+    const run = await runResource(db, books, beginRun(db, books, source, resource, runId, options), options.pageSize);
     runs.push(run);
     options.onRun?.(run);
-    if (endsSync(run)) break;
+    if (endsSync(run)) {
+      if (views) skipViews(views, runId, run.error ?? { code: 'CANCELLED', message: 'The sync was cancelled.' });
+      return runs;
+    }
+    if (views) await refreshViews(db, source, views, viewOptions, resource);
   }
+  if (views) await refreshViews(db, source, views, viewOptions, null);
+  collectGarbage(db);
   return runs;
 }
 
-async function runResource(run: ResourceSync, pageSize: number): Promise<SyncRun> {
+/** Deletes the data of saved views' memberships no view points at any more (deleted views, replaced reads). */
+function collectGarbage(db: Database.Database): void {
+  try {
+    collectViewGarbage(db);
+  } catch (error) {
+    // What is left is collected by the next sync; the sync itself went as reported.
+    logger.warn('sync: the data of deleted views could not be collected', error);
+  }
+}
+
+/** A resource's mirror: what the mirror's steps share. */
+interface MirrorSync extends ResourceSync {
+  readonly db: Database.Database;
+  readonly books: SyncBookkeeping;
+}
+
+async function runResource(db: Database.Database, books: SyncBookkeeping, run: MirrorSync, pageSize: number): Promise<SyncRun> {
   try {
     run.progress.emit(true);
+    dropLeftovers(db, run.resource);
     const plan = planRead(run, pageSize);
     run.progress.setPhase('fetching');
-    const pass = await readUntilConsistent(run, plan);
-    publish(run, pass);
+    await readUntilConsistent(run, plan);
+    publish(run);
   } catch (error) {
     recordFailure(run, error);
   }
-  return run.books.run(run.runId, run.resource);
+  return books.run(run.runId, run.resource);
 }
 
 /** Step 1: records the run as running and sets up what the other steps share. */
-function beginRun(db: Database.Database, books: SyncBookkeeping, source: PageSource, resource: Resource, runId: string, options: RunSyncOptions): ResourceSync {
+function beginRun(db: Database.Database, books: SyncBookkeeping, source: PageSource, resource: Resource, runId: string, options: RunSyncOptions): MirrorSync {
   const signal = options.signal ?? new AbortController().signal;
   const startedMs = performance.now();
   books.beginRun(runId, resource, new Date().toISOString());
   return {
     db, books, source, resource, runId, signal, startedMs,
+    staging: new MirrorStaging(db, resource, books),
+    query: null,
+    label: resource,
     accountId: options.accountId ?? null,
     concurrency: concurrencyOf(options.concurrency),
     maxPasses: options.maxPasses ?? 5,
@@ -111,55 +148,9 @@ function beginRun(db: Database.Database, books: SyncBookkeeping, source: PageSou
   };
 }
 
-/** Step 1: continues the staging of this run (after its process ended), or empties it. */
-function planRead(run: ResourceSync, pageSize: number): ReadPlan {
-  dropLeftovers(run.db, run.resource);
-  const writer = new StageWriter(run.db);
-  const state = run.books.stagingState(run.resource);
-  const resumed = isResumable(state, run.runId, run.accountId) ? state : undefined;
-  if (!resumed) {
-    if (state) logger.info(`sync ${run.resource}: the staging of an earlier, unfinished sync is discarded; reading every page again`);
-    clearStage(run.db, run.resource);
-  }
-  return { writer, pageSize: resumed?.pageSize ?? pageSize, sized: resumed !== undefined, pass: resumed?.pass ?? 1, resumed, firstPageNumber: 0, previous: NO_PREVIOUS_PASS };
-}
-
-/**
- * Steps 2–4, pass after pass until one is consistent.
- * @returns the consistent pass
- * @throws CANCELLED, BAD_RESPONSE (a count beyond what a sync mirrors), DRIFT after `maxPasses`,
- *   and what the page source throws
- */
-async function readUntilConsistent(run: ResourceSync, plan: ReadPlan): Promise<number> {
-  for (;;) {
-    if (run.signal.aborted) throw cancelled(run.kept);
-    const first = await readFirstPage(run, plan);
-    if (exceedsMirrorLimits(first.page.count, plan.pageSize)) throw tooManyRecords(run.resource, first.page.count, plan.pageSize, run.kept);
-    if (startsOver(run, plan, first)) continue;
-    const read = await readPass(run, plan, first);
-    if ((await verifyPass(run, plan, read)) !== 'read again') return plan.pass;
-    if (mustGiveUp(plan.pass, run.maxPasses)) throw keptChanging(run.resource, run.maxPasses, run.kept);
-    plan.pass += 1;
-    run.progress.setPhase('fetching');
-  }
-}
-
-/** Whether the staging this run continues no longer matches the server; it is then emptied for a new read. */
-function startsOver(run: ResourceSync, plan: ReadPlan, first: FirstAnswer): boolean {
-  const resumed = plan.resumed;
-  plan.resumed = undefined;
-  if (!resumed || !resumedStagingIsStale(resumed, first.page.count, first.capped, plan.pass)) return false;
-  logger.info(`sync ${run.resource}: the server changed since the interrupted sync (count ${resumed.serverCount} → ${first.page.count}); starting over`);
-  clearStage(run.db, run.resource);
-  plan.pass = 1;
-  return true;
-}
-
-/** Step 5: builds the snapshot from the rows of `pass` and publishes it with the run's outcome. */
-function publish(run: ResourceSync, pass: number): void {
+/** Step 5: builds the snapshot from the rows of the consistent pass and publishes it with the run's outcome. */
+function publish(run: MirrorSync): void {
   const { db, resource } = run;
-  // The rows not seen in the last pass were deleted or moved away. (In pass 1 there are none.)
-  if (pass > 1) run.books.keepOnlyPass(resource, pass);
   if (run.signal.aborted) throw cancelled(run.kept);
   run.progress.setPhase('indexing');
   const rows = buildNext(db, resource, Date.now().toString(36));
@@ -176,7 +167,7 @@ function publish(run: ResourceSync, pass: number): void {
 }
 
 /** Step 6: records how a run that did not publish ended (a failure also as the resource's last error). */
-function recordFailure(run: ResourceSync, error: unknown): void {
+function recordFailure(run: MirrorSync, error: unknown): void {
   const payload = failurePayload(error, run.signal.aborted, run.kept);
   if (!isLetterdeskError(error)) logger.error(`sync ${run.resource} failed`, error);
   try {

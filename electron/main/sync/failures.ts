@@ -21,17 +21,20 @@ export function cancelled(kept: string): LetterdeskError {
   return new LetterdeskError('CANCELLED', `The sync was cancelled. ${kept} Start it again whenever you like; it reads every page anew.`);
 }
 
-/** BAD_RESPONSE: the service reported more records than a sync mirrors (decisions.ts `exceedsMirrorLimits`). */
-export function tooManyRecords(resource: Resource, count: number, pageSize: number, kept: string): LetterdeskError {
+/**
+ * BAD_RESPONSE: the service reported more records than a sync mirrors (decisions.ts `exceedsMirrorLimits`).
+ * @param what what was read: a resource ("contacts"), or a view's members
+ */
+export function tooManyRecords(what: string, count: number, pageSize: number, kept: string): LetterdeskError {
   return new LetterdeskError(
     'BAD_RESPONSE',
-    `The service reported ${count} ${resource} in pages of ${pageSize}, more than Letterdesk can mirror (at most ${MAX_RECORDS} records in ${MAX_PAGES} pages). ${kept} Check the base URL and the account scope of the profile.`,
+    `The service reported ${count} ${what} in pages of ${pageSize}, more than Letterdesk can mirror (at most ${MAX_RECORDS} records in ${MAX_PAGES} pages). ${kept} Check the base URL and the account scope of the profile.`,
   );
 }
 
-/** DRIFT: `maxPasses` full reads did not agree. */
-export function keptChanging(resource: Resource, maxPasses: number, kept: string): LetterdeskError {
-  return new LetterdeskError('DRIFT', `The service's ${resource} kept changing while they were read (${maxPasses} full reads did not agree). ${kept} Try the sync again later.`);
+/** DRIFT: `maxPasses` full reads did not agree; `what` as in {@link tooManyRecords}. */
+export function keptChanging(what: string, maxPasses: number, kept: string): LetterdeskError {
+  return new LetterdeskError('DRIFT', `The service's ${what} kept changing while they were read (${maxPasses} full reads did not agree). ${kept} Try the sync again later.`);
 }
 
 /** SQLite's "database or disk is full" (a full disk, or the file's page limit) as DISK_FULL; else null. */

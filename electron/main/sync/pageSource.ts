@@ -4,6 +4,7 @@
  */
 import type { StagedRecord } from '../cache/ingest.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
+import type { ViewServiceQuery } from '../../../shared/views.ts';
 
 /** One page as the engine needs it. */
 export interface FetchedPage {
@@ -24,6 +25,13 @@ export interface PageSource {
    * @param page the page number the service is asked for (the engine adds 1 for a service that
    *   counts from 1)
    * @param pageSize rows asked
+   * @param query a saved view's service query (§4.1 / §4.2 parameters but `page` and `pageSize`),
+   *   sent with the page; absent: the whole listing
    */
-  fetchPage(resource: Resource, page: number, pageSize: number, signal: AbortSignal): Promise<FetchedPage>;
+  fetchPage(resource: Resource, page: number, pageSize: number, signal: AbortSignal, query?: ViewServiceQuery): Promise<FetchedPage>;
+  /**
+   * The request {@link PageSource.fetchPage} sends for these arguments: path and query string
+   * relative to the base URL, never a token (what a view's membership records it was read with).
+   */
+  describe?(resource: Resource, page: number, pageSize: number, query?: ViewServiceQuery): string;
 }

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import type { ErrorCode, ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
+import type { ViewRefresh } from '../../../shared/views.ts';
 
 /** What the `start` message holds. */
 export interface SyncStartData {
@@ -35,6 +36,11 @@ export interface SyncStartData {
   logFile: string | null;
   /** After the orders are published, download the template previews the cache lacks (previews/refresh.ts); false deletes them. */
   previews: boolean;
+  /**
+   * Saved views whose memberships are refreshed (sync/viewRefresh.ts), each after its resource's
+   * run, or after the resources when its resource is not among them (`resources` may be empty).
+   */
+  views: string[];
 }
 
 /** Messages from the controller to the sync process. */
@@ -56,6 +62,10 @@ export type SyncProcessMessage =
   | { type: 'outcome'; value: 'ok' | ErrorCode }
   /** One resource's run has ended (posted before the next resource starts). */
   | { type: 'run'; run: SyncRun }
+  /** Progress of the refresh of one saved view's membership. */
+  | { type: 'viewProgress'; viewId: string; value: SyncProgress }
+  /** The refresh of one saved view has ended (posted before the next one starts). */
+  | { type: 'view'; refresh: ViewRefresh }
   | { type: 'done'; runs: SyncRun[]; stats: SyncProcessStats }
   | { type: 'error'; error: ErrorPayload; stats: SyncProcessStats };
 

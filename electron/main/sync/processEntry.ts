@@ -71,6 +71,11 @@ async function run(data: SyncStartData, signal: AbortSignal, post: (m: SyncProce
       signal,
       onProgress: (value) => post({ type: 'progress', value }),
       onRun: (run) => post({ type: 'run', run }),
+      views: {
+        ids: data.views ?? [],
+        onViewRefreshed: (refresh) => post({ type: 'view', refresh }),
+        onViewProgress: (viewId, value) => post({ type: 'viewProgress', viewId, value }),
+      },
     });
     const orders = runs.find((r) => r.resource === 'orders');
     if (orders?.outcome === 'succeeded' && !signal.aborted) {

@@ -1,29 +1,35 @@
 /**
- * The steps of one full read (a pass) of a resource into staging (DESIGN.md "Sync"): read the first
- * page and fit the page size, write it and fetch the other pages in concurrent lanes, then verify
- * the pass. engine.ts runs them in order; the decisions they take are in decisions.ts.
+ * A full, paged read of a listing into a staging (DESIGN.md "Sync"), in named steps: plan the read
+ * (continue the same run's staging or start over), read the first page and fit the page size,
+ * write it and fetch the other pages in concurrent lanes, verify the pass, and read again until a
+ * pass is consistent. The mirror of a resource (engine.ts) and a saved view's membership
+ * (viewRefresh.ts) are read by these same steps; only their staging (cache/staging.ts) and what
+ * they publish differ. The decisions the steps take are in decisions.ts.
  */
-import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
+import type { ViewServiceQuery } from '../../../shared/views.ts';
 import { isLetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
-import type { StageWriter } from '../cache/ingest.ts';
-import type { StagingState, SyncBookkeeping } from '../cache/syncBookkeeping.ts';
+import type { ReadStaging, StagingState } from '../cache/staging.ts';
 import {
-  countInvalidFromStaging, duplicateIds, fitFirstPage, isConsistent, lanesFor, listsIdsTwice, mayCountFromOne, NO_PREVIOUS_PASS,
-  pagesOf, pageShowsDrift, pagesToFetch, passAfterProbe, previousFor, readPastLastPage, refusalEndsSync, servedPageSize, splitFirstPage,
-  type PassSeen, type PastLastPage, type PreviousPass,
+  countInvalidFromStaging, duplicateIds, exceedsMirrorLimits, fitFirstPage, isConsistent, isResumable, lanesFor, listsIdsTwice, mayCountFromOne, mustGiveUp,
+  NO_PREVIOUS_PASS, pagesOf, pageShowsDrift, pagesToFetch, passAfterProbe, previousFor, readPastLastPage, refusalEndsSync, resumedStagingIsStale,
+  servedPageSize, splitFirstPage, type PassSeen, type PastLastPage, type PreviousPass,
 } from './decisions.ts';
-import { cancelled } from './failures.ts';
+import { cancelled, keptChanging, tooManyRecords } from './failures.ts';
 import type { FetchedPage, PageSource } from './pageSource.ts';
 import type { SyncProgressMeter } from './progress.ts';
 
-/** One resource's run: what every step needs. */
+/** One read of a listing: what every step needs. */
 export interface ResourceSync {
-  readonly db: Database.Database;
-  readonly books: SyncBookkeeping;
+  /** Where the pages are written. */
+  readonly staging: ReadStaging;
   readonly source: PageSource;
   readonly resource: Resource;
+  /** The service query sent with every page (a saved view's), or null: the whole listing. */
+  readonly query: ViewServiceQuery | null;
+  /** What the log lines call it: the resource, or the view. */
+  readonly label: string;
   readonly runId: string;
   readonly accountId: string | null;
   readonly signal: AbortSignal;
@@ -42,9 +48,8 @@ export interface ResourceSync {
   invalid: number;
 }
 
-/** How the resource is being read; the steps update it from pass to pass. */
+/** How the listing is being read; the steps update it from pass to pass. */
 export interface ReadPlan {
-  readonly writer: StageWriter;
   /** Rows per request. */
   pageSize: number;
   /** The page size was fitted to the budget (a continued staging keeps the size it was written with). */
@@ -83,7 +88,7 @@ export interface PassRead {
 export type PassVerdict = 'consistent' | 'duplicates' | 'read again';
 
 function fetchPage(run: ResourceSync, plan: ReadPlan, page: number, pageSize: number, signal: AbortSignal): Promise<FetchedPage> {
-  return run.source.fetchPage(run.resource, page + plan.firstPageNumber, pageSize, signal);
+  return run.source.fetchPage(run.resource, page + plan.firstPageNumber, pageSize, signal, run.query ?? undefined);
 }
 
 /**
@@ -94,7 +99,7 @@ export async function readFirstPage(run: ResourceSync, plan: ReadPlan): Promise<
   let first = await fetchPage(run, plan, 0, plan.pageSize, run.signal);
   const served = servedPageSize(plan.pageSize, { count: first.count, rows: first.records.length });
   if (served !== null) {
-    logger.info(`sync ${run.resource}: server caps pageSize at ${served} (asked ${plan.pageSize})`);
+    logger.info(`sync ${run.label}: server caps pageSize at ${served} (asked ${plan.pageSize})`);
     plan.pageSize = served;
     first = await fetchPage(run, plan, 0, plan.pageSize, run.signal);
   }
@@ -103,7 +108,7 @@ export async function readFirstPage(run: ResourceSync, plan: ReadPlan): Promise<
     plan.sized = true;
     const fit = fitFirstPage(plan.pageSize, first.records.length, first.bodyLength, run.pageCharsBudget);
     if (fit.pageSize !== plan.pageSize) {
-      logger.info(`sync ${run.resource}: a page of ${plan.pageSize} is ${first.bodyLength} characters; asking ${fit.pageSize} rows a request`);
+      logger.info(`sync ${run.label}: a page of ${plan.pageSize} is ${first.bodyLength} characters; asking ${fit.pageSize} rows a request`);
       holds = fit.holds;
       if (fit.readAgain) first = await fetchPage(run, plan, 0, fit.pageSize, run.signal);
       plan.pageSize = fit.pageSize;
@@ -119,22 +124,22 @@ export async function readFirstPage(run: ResourceSync, plan: ReadPlan): Promise<
  * @throws CANCELLED when the run is cancelled; the first error of a lane (the others stop)
  */
 export async function readPass(run: ResourceSync, plan: ReadPlan, first: FirstAnswer): Promise<PassRead> {
-  const { books, resource, progress } = run;
+  const { staging, progress } = run;
   const count = first.page.count;
-  books.saveStagingState(resource, { runId: run.runId, pageSize: plan.pageSize, serverCount: count, pass: plan.pass, accountId: run.accountId }, new Date().toISOString());
+  staging.saveState({ runId: run.runId, pageSize: plan.pageSize, serverCount: count, pass: plan.pass, accountId: run.accountId });
   const pagesTotal = pagesOf(count, plan.pageSize);
   const firstPages = splitFirstPage(first.page.records, first.holds, plan.pageSize);
-  const written = books.pagesWritten(resource, plan.pass, firstPages.length);
+  const written = staging.pagesWritten(plan.pass, firstPages.length);
   progress.startPass(pagesTotal, count, [...written.pages].filter((p) => p >= firstPages.length).length, written.rows);
   run.invalid = 0;
   for (const [page, records] of firstPages.entries()) {
-    const w = plan.writer.writePage(resource, plan.pass, page, count, records);
+    const w = staging.writePage(plan.pass, page, count, records);
     run.invalid += w.invalid;
     progress.pageWritten(w.rows);
   }
   // The pages an interrupted process wrote are counted from staging, after the first pages were
   // written again over their own rows (counting both would count their invalid rows twice).
-  if (countInvalidFromStaging(written.pages.size)) run.invalid = books.invalidStaged(resource, plan.pass);
+  if (countInvalidFromStaging(written.pages.size)) run.invalid = staging.invalidStaged(plan.pass);
   progress.emit(false);
   const drift = await fetchInLanes(run, plan, pagesToFetch(firstPages.length, pagesTotal, written.pages), count, pagesTotal);
   if (run.signal.aborted) throw cancelled(run.kept);
@@ -146,7 +151,7 @@ export async function readPass(run: ResourceSync, plan: ReadPlan, first: FirstAn
  * @returns whether a page showed drift (decisions.ts `pageShowsDrift`)
  */
 async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly number[], count: number, pagesTotal: number): Promise<boolean> {
-  const { resource, progress, signal } = run;
+  const { staging, progress, signal } = run;
   let drift = false;
   let next = 0;
   const local = new AbortController();
@@ -158,7 +163,7 @@ async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly nu
       const page = todo[next++] as number;
       const served = await fetchPage(run, plan, page, plan.pageSize, local.signal);
       if (signal.aborted) throw cancelled(run.kept);
-      const w = plan.writer.writePage(resource, plan.pass, page, served.count, served.records);
+      const w = staging.writePage(plan.pass, page, served.count, served.records);
       run.invalid += w.invalid;
       if (pageShowsDrift(page, pagesTotal, plan.pageSize, count, { count: served.count, rows: served.records.length })) drift = true;
       progress.pageWritten(w.rows);
@@ -190,7 +195,7 @@ async function pastLastPage(run: ResourceSync, plan: ReadPlan, page: number): Pr
     return await fetchPage(run, plan, page, plan.pageSize, run.signal);
   } catch (error) {
     if (refusalEndsSync(error, run.signal.aborted)) throw error;
-    logger.info(`sync ${run.resource}: page ${page} (past the last) was refused (${isLetterdeskError(error) ? error.code : 'error'}); the service counts pages from 0`);
+    logger.info(`sync ${run.label}: page ${page} (past the last) was refused (${isLetterdeskError(error) ? error.code : 'error'}); the service counts pages from 0`);
     return null;
   }
 }
@@ -202,9 +207,9 @@ async function pastLastPage(run: ResourceSync, plan: ReadPlan, page: number): Pr
  * again. Updates the plan for the next pass.
  */
 export async function verifyPass(run: ResourceSync, plan: ReadPlan, read: PassRead): Promise<PassVerdict> {
-  const { books, resource } = run;
+  const { staging, label } = run;
   run.progress.setPhase('verifying');
-  const pass: PassSeen = { count: read.count, drift: read.drift, seen: books.idsStaged(resource, plan.pass) };
+  const pass: PassSeen = { count: read.count, drift: read.drift, seen: staging.idsStaged(plan.pass) };
   if (isConsistent(pass)) return 'consistent';
   let probe: PastLastPage | null = null;
   if (mayCountFromOne(pass, plan.firstPageNumber)) {
@@ -214,18 +219,65 @@ export async function verifyPass(run: ResourceSync, plan: ReadPlan, read: PassRe
   if (probe === 'counts from one') {
     // Without reading again from 1 this would look like a stable service that lists ids twice,
     // and the last rows would be lost.
-    logger.warn(`sync ${resource}: page ${read.pagesTotal} (past the last, counting from 0) has rows: the service counts pages from 1; reading every page again from 1`);
+    logger.warn(`sync ${label}: page ${read.pagesTotal} (past the last, counting from 0) has rows: the service counts pages from 1; reading every page again from 1`);
     plan.firstPageNumber = 1;
     plan.previous = NO_PREVIOUS_PASS;
     return 'read again';
   }
   const judged = passAfterProbe(pass, probe);
-  if (listsIdsTwice(judged, plan.previous, () => books.rowsLastSeenIn(resource, plan.pass - 1))) {
-    logger.warn(`sync ${resource}: the service listed ${duplicateIds(judged)} id(s) more than once (count ${judged.count}, distinct ids ${judged.seen}, stable over two reads); one record per id kept`);
+  if (listsIdsTwice(judged, plan.previous, () => staging.rowsLastSeenIn(plan.pass - 1))) {
+    logger.warn(`sync ${label}: the service listed ${duplicateIds(judged)} id(s) more than once (count ${judged.count}, distinct ids ${judged.seen}, stable over two reads); one record per id kept`);
     run.invalid += duplicateIds(judged);
     return 'duplicates';
   }
   plan.previous = previousFor(judged);
-  logger.warn(`sync ${resource}: drift in pass ${plan.pass} (server count ${judged.count}, ids seen ${judged.seen}, count changed: ${judged.drift}); reading again`);
+  logger.warn(`sync ${label}: drift in pass ${plan.pass} (server count ${judged.count}, ids seen ${judged.seen}, count changed: ${judged.drift}); reading again`);
   return 'read again';
+}
+
+/** Step 1: continues the staging of this run (after its process ended), or empties it. */
+export function planRead(run: ResourceSync, pageSize: number): ReadPlan {
+  const state = run.staging.state();
+  const resumed = isResumable(state, run.runId, run.accountId) ? state : undefined;
+  if (!resumed) {
+    if (state) logger.info(`sync ${run.label}: the staging of an earlier, unfinished read is discarded; reading every page again`);
+    run.staging.clear();
+  }
+  return { pageSize: resumed?.pageSize ?? pageSize, sized: resumed !== undefined, pass: resumed?.pass ?? 1, resumed, firstPageNumber: 0, previous: NO_PREVIOUS_PASS };
+}
+
+/**
+ * Steps 2–4, pass after pass until one is consistent; the rows not seen in the consistent pass
+ * are then dropped from the staging.
+ * @returns the consistent pass
+ * @throws CANCELLED, BAD_RESPONSE (a count beyond what a sync mirrors), DRIFT after `maxPasses`,
+ *   and what the page source throws
+ */
+export async function readUntilConsistent(run: ResourceSync, plan: ReadPlan): Promise<number> {
+  for (;;) {
+    if (run.signal.aborted) throw cancelled(run.kept);
+    const first = await readFirstPage(run, plan);
+    if (exceedsMirrorLimits(first.page.count, plan.pageSize)) throw tooManyRecords(run.label, first.page.count, plan.pageSize, run.kept);
+    if (startsOver(run, plan, first)) continue;
+    const read = await readPass(run, plan, first);
+    if ((await verifyPass(run, plan, read)) !== 'read again') {
+      // The rows not seen in the last pass were deleted or moved away. (In pass 1 there are none.)
+      if (plan.pass > 1) run.staging.keepOnlyPass(plan.pass);
+      return plan.pass;
+    }
+    if (mustGiveUp(plan.pass, run.maxPasses)) throw keptChanging(run.label, run.maxPasses, run.kept);
+    plan.pass += 1;
+    run.progress.setPhase('fetching');
+  }
+}
+
+/** Whether the staging this run continues no longer matches the server; it is then emptied for a new read. */
+function startsOver(run: ResourceSync, plan: ReadPlan, first: FirstAnswer): boolean {
+  const resumed: StagingState | undefined = plan.resumed;
+  plan.resumed = undefined;
+  if (!resumed || !resumedStagingIsStale(resumed, first.page.count, first.capped, plan.pass)) return false;
+  logger.info(`sync ${run.label}: the server changed since the interrupted read (count ${resumed.serverCount} → ${first.page.count}); starting over`);
+  run.staging.clear();
+  plan.pass = 1;
+  return true;
 }

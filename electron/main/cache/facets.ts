@@ -1,0 +1,84 @@
+/**
+ * Facet counts of the contact and order views: for each filter, its options with the number of
+ * rows they would match given the other filters, the search and the saved view (the filter's own
+ * selection left out). Read inside one read transaction, like every query of queries.ts.
+ */
+import type Database from 'better-sqlite3';
+import type { ContactFacets, ContactQuery, DeliveredState, FacetOption, OrderFacets, OrderQuery, VerifiedState } from '../../../shared/query.ts';
+import { read, stmt, str, type Row } from './rows.ts';
+import { viewScope } from './viewScope.ts';
+import { contactViewSql, orderViewSql } from './views.ts';
+
+/** Most options a facet lists. */
+const FACET_LIMIT = 200;
+
+function facet<V>(db: Database.Database, sql: string, params: Record<string, unknown>, map: (r: Row) => FacetOption<V> | null): FacetOption<V>[] {
+  return (stmt(db, sql).all(params) as Row[]).map(map).filter((x): x is FacetOption<V> => x !== null);
+}
+
+const liveFacet = (r: Row): FacetOption<'live' | 'test'> | null =>
+  r.v === 1 ? { value: 'live', label: 'Live', count: Number(r.n) } : r.v === 0 ? { value: 'test', label: 'Test', count: Number(r.n) } : null;
+
+/**
+ * Facet counts of the contacts view. The labels of members newer than the mirror are read from
+ * their own records (a label id and title the mirror knows is named as the mirror names it).
+ */
+export function contactFacets(db: Database.Database, query: ContactQuery): ContactFacets {
+  return read(db, () => {
+    const scope = viewScope(db, 'contacts', query.view);
+    const lv = contactViewSql(query, 'labels', scope);
+    const mirrorLabels = `SELECT cl.label_id AS v FROM contact_labels cl WHERE cl.contact_id IN (SELECT c.id FROM ${lv.from} WHERE ${lv.where})`;
+    const labelsSql = lv.all
+      ? `SELECT l.id AS v, l.title AS t, count(*) AS n FROM contact_labels cl JOIN labels l ON l.id = cl.label_id GROUP BY l.id ORDER BY n DESC, t LIMIT ${FACET_LIMIT}`
+      : scope.kind === 'members' && scope.newer > 0
+        ? `SELECT v, coalesce((SELECT title FROM labels WHERE id = v), max(t)) AS t, count(*) AS n FROM (
+             SELECT m.v, NULL AS t FROM (${mirrorLabels}) m
+             UNION ALL SELECT j.value ->> 'id' AS v, max(j.value ->> 'title') AS t FROM ${lv.from}, json_each(c.label_list) j
+               WHERE (${lv.where}) AND c.newer = 1 GROUP BY c.id, v)
+           GROUP BY v ORDER BY n DESC, t LIMIT ${FACET_LIMIT}`
+        : `SELECT l.id AS v, l.title AS t, count(*) AS n FROM contact_labels cl JOIN labels l ON l.id = cl.label_id
+           WHERE cl.contact_id IN (SELECT c.id FROM ${lv.from} WHERE ${lv.where}) GROUP BY l.id ORDER BY n DESC, t LIMIT ${FACET_LIMIT}`;
+    const group = (omit: keyof ContactQuery, expr: string) => {
+      const v = contactViewSql(query, omit, scope);
+      return { sql: `SELECT ${expr} AS v, count(*) AS n FROM ${v.from} WHERE ${v.where} GROUP BY 1 ORDER BY n DESC LIMIT ${FACET_LIMIT}`, params: v.params };
+    };
+    // No state, '' or NULL, is one option, "(none)" (viewParts.ts matches it as '' or NULL).
+    const states = group('states', "coalesce(c.state, '')");
+    const verified = group('verified', 'c.is_verified');
+    const live = group('liveMode', 'c.is_live_mode');
+    return {
+      labels: facet(db, labelsSql, lv.params, (r) => ({ value: str(r.v), label: str(r.t), count: Number(r.n) })),
+      states: facet(db, states.sql, states.params, (r) => ({ value: str(r.v), label: str(r.v) || '(none)', count: Number(r.n) })),
+      verified: facet<VerifiedState>(db, verified.sql, verified.params, (r) =>
+        r.v === 1 ? { value: 'yes', label: 'Verified', count: Number(r.n) } : r.v === 0 ? { value: 'no', label: 'Not verified', count: Number(r.n) } : { value: 'unknown', label: 'Unknown', count: Number(r.n) },
+      ),
+      liveMode: facet(db, live.sql, live.params, liveFacet),
+    };
+  });
+}
+
+const DELIVERED_EXPR = "CASE WHEN o.recipients > 0 AND o.delivered = o.recipients THEN 'all' WHEN o.delivered > 0 THEN 'some' ELSE 'none' END";
+const DELIVERED_LABELS: Record<DeliveredState, string> = { all: 'All delivered', some: 'Some delivered', none: 'None delivered' };
+
+/** Facet counts of the orders view (see {@link contactFacets}). */
+export function orderFacets(db: Database.Database, query: OrderQuery): OrderFacets {
+  return read(db, () => {
+    const scope = viewScope(db, 'orders', query.view);
+    const group = (omit: keyof OrderQuery, expr: string) => {
+      const v = orderViewSql(query, omit, scope);
+      return [`SELECT ${expr} AS v, count(*) AS n FROM ${v.from} WHERE ${v.where} GROUP BY 1 ORDER BY n DESC LIMIT ${FACET_LIMIT}`, v.params] as const;
+    };
+    const text = (r: Row): FacetOption<string> => ({ value: str(r.v), label: str(r.v) || '(none)', count: Number(r.n) });
+    return {
+      statuses: facet(db, ...group('statuses', 'o.status'), (r) => (typeof r.v === 'number' ? { value: r.v, label: String(r.v), count: Number(r.n) } : null)),
+      productTypes: facet(db, ...group('productTypes', 'o.product_type'), text),
+      campaignTypes: facet(db, ...group('campaignTypes', 'o.campaign_type'), text),
+      scheduleTypes: facet(db, ...group('scheduleTypes', 'o.campaign_schedule_type'), text),
+      liveMode: facet(db, ...group('liveMode', 'o.is_live_mode'), liveFacet),
+      delivered: facet<DeliveredState>(db, ...group('delivered', DELIVERED_EXPR), (r) => {
+        const v = str(r.v) as DeliveredState;
+        return { value: v, label: DELIVERED_LABELS[v], count: Number(r.n) };
+      }),
+    };
+  });
+}
