@@ -10,6 +10,7 @@ import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
 import { logger } from '../log.ts';
 import { acquireSyncLock } from './lock.ts';
+import { DEFAULT_QUERY_ENCODING, type QueryEncoding } from '../../../shared/serviceQuery.ts';
 import {
   heapLimitArgs, nodeSyncProcessLauncher,
   type SyncControlMessage, type SyncHeapLimit, type SyncProcessLauncher, type SyncProcessMessage, type SyncProcessStats, type SyncStartData,
@@ -47,6 +48,8 @@ export interface StartSyncOptions {
    * after the resources when its resource is not synced now (`resources` may be empty: a refresh
    * on demand). @default none
    */
+  /** How the views' queries go on the wire (the profile's setting). @default DEFAULT_QUERY_ENCODING */
+  encoding?: QueryEncoding;
   views?: string[];
   /**
    * Called with each view's outcome as soon as its refresh has ended: `succeeded` with the new
@@ -178,6 +181,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     logFile: logFileOfThisProcess(),
     previews: options.previews ?? false,
     views: [...(options.views ?? [])],
+    encoding: options.encoding ?? DEFAULT_QUERY_ENCODING,
   };
   const launch = options.launcher ?? nodeSyncProcessLauncher;
   const child = launch(options.processUrl ?? defaultSyncProcessUrl(), heapLimitArgs(heapLimit));

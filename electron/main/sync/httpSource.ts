@@ -10,7 +10,8 @@ import type { ErrorCode } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewServiceQuery } from '../../../shared/views.ts';
 import { createApiClient, type ContactListParams, type OrderListParams, type ParsedRecord } from '../api/client.ts';
-import { encodeContactParams, encodeOrderParams } from '../api/params.ts';
+import { describeRequest } from '../api/params.ts';
+import { DEFAULT_QUERY_ENCODING, type ContactServiceQuery, type OrderServiceQuery, type QueryEncoding } from '../../../shared/serviceQuery.ts';
 import type { StagedRecord } from '../cache/ingest.ts';
 import type { PageSource } from './pageSource.ts';
 
@@ -29,6 +30,8 @@ export interface HttpPageSourceOptions {
   backoffMs?: number;
   /** Every request's final outcome: `ok`, or the error code it failed with (not sent for cancels). */
   onOutcome?: (outcome: 'ok' | ErrorCode) => void;
+  /** How a saved view's query goes on the wire (the profile's setting). @default DEFAULT_QUERY_ENCODING */
+  encoding?: QueryEncoding;
 }
 
 function staged(record: ParsedRecord<unknown>): StagedRecord {
@@ -51,15 +54,14 @@ function pageParams(query: ViewServiceQuery | undefined, accountId: string | nul
 }
 
 /**
- * The request of one page as the API client sends it (its encoding, api/params.ts): path and query
+ * The request of one page as the API client sends it in `encoding` (api/params.ts): path and query
  * string relative to the base URL (§4.1 `/contacts`, §4.2 `/orders/`); the tokens travel in
  * headers, never here.
  * @throws LetterdeskError VALIDATION for parameters the client refuses
  */
-export function describePageRequest(resource: Resource, params: Record<string, unknown>): string {
-  const sp = resource === 'contacts' ? encodeContactParams(params as unknown as ContactListParams) : encodeOrderParams(params as unknown as OrderListParams);
-  const text = sp.toString();
-  return `${resource === 'contacts' ? '/contacts' : '/orders/'}${text ? `?${text}` : ''}`;
+export function describePageRequest(resource: Resource, params: Record<string, unknown>, encoding: QueryEncoding = DEFAULT_QUERY_ENCODING): string {
+  const { page, pageSize, ...query } = params as unknown as { page: number; pageSize: number } & ContactServiceQuery & OrderServiceQuery;
+  return describeRequest(resource, query, page, pageSize, encoding);
 }
 
 /** Creates the HTTP page source. */
@@ -71,6 +73,7 @@ export function createHttpPageSource(options: HttpPageSourceOptions): PageSource
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     retry: { limit: options.retries ?? 4, baseDelayMs: options.backoffMs ?? 250 },
     onOutcome: (outcome) => options.onOutcome?.(outcome.ok ? 'ok' : (outcome.code ?? 'INTERNAL')),
+    ...(options.encoding ? { encoding: options.encoding } : {}),
   });
   return {
     async fetchPage(resource, page, pageSize, signal, query) {
@@ -82,7 +85,7 @@ export function createHttpPageSource(options: HttpPageSourceOptions): PageSource
       return { count: result.count, records: result.records.map(staged), bodyLength: result.bodyLength };
     },
     describe(resource, page, pageSize, query) {
-      return describePageRequest(resource, pageParams(query, options.accountId, page, pageSize));
+      return describePageRequest(resource, pageParams(query, options.accountId, page, pageSize), options.encoding);
     },
   };
 }

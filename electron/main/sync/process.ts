@@ -20,6 +20,7 @@ import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import type { ErrorCode, ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
+import type { QueryEncoding } from '../../../shared/serviceQuery.ts';
 
 /** What the `start` message holds. */
 export interface SyncStartData {
@@ -41,6 +42,8 @@ export interface SyncStartData {
    * run, or after the resources when its resource is not among them (`resources` may be empty).
    */
   views: string[];
+  /** How the views' queries go on the wire (the profile's setting). */
+  encoding: QueryEncoding;
 }
 
 /** Messages from the controller to the sync process. */

@@ -57,6 +57,7 @@ async function run(data: SyncStartData, signal: AbortSignal, post: (m: SyncProce
     useBulkWriteSettings(db);
     const source = createHttpPageSource({
       baseUrl: data.baseUrl,
+      encoding: data.encoding,
       tokens: data.tokens,
       accountId: data.accountId,
       onOutcome: (value) => post({ type: 'outcome', value }),
