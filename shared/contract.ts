@@ -25,6 +25,7 @@ import {
 } from './query.ts';
 import type { Contact, Order, Resource } from './serviceRecords.ts';
 import { queryEncodingSchema, type QueryEncoding } from './serviceQuery.ts';
+import { boundedJsonObjectSchema, viewIdSchema, viewNameSchema, viewSettingsSchema, type SavedView, type ViewRefresh } from './views.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Value types that cross the boundary
@@ -241,6 +242,16 @@ export interface OrderDetail {
   recipients: RecipientRow[];
 }
 
+/** What {@link calls.previewServiceQuery} answers. */
+export interface ServiceQueryPreview {
+  /** `count` of the query's page 0. */
+  count: number;
+  /** `count` of the resource with no filter but the profile's account scope. */
+  unfilteredCount: number;
+  /** Path and query string of the query's first page at the profile's page size, relative to the base URL. */
+  request: string;
+}
+
 export interface AppInfo {
   version: string;
   platform: string;
@@ -263,6 +274,8 @@ export interface Out<T> {
 const out = <T>(): Out<T> => ({});
 
 const empty = z.object({}).strict();
+/** A service query's parameters by the spec's names, checked against the resource's schema by the handler. */
+const serviceQueryParamsSchema = boundedJsonObjectSchema;
 const byProfile = z.object({ profileId }).strict();
 
 /** Every call: its input schema and output type. The key is the call name; the channel is `letterdesk:<name>`. */
@@ -285,6 +298,35 @@ export const calls = {
   getSyncStatus: { input: empty, output: out<SyncStatus>() },
   /** Delete the active profile's cache and start a full sync. */
   clearCacheAndResync: { input: empty, output: out<{ runId: string }>() },
+
+  /** The active profile's saved views (of one resource, or both), with their memberships. */
+  listViews: { input: z.object({ resource: resourceSchema.optional() }).strict(), output: out<SavedView[]>() },
+  /** Saves a new view; one with a service query is read from the service at once (its membership). */
+  createView: {
+    input: z
+      .object({ resource: resourceSchema, name: viewNameSchema, serviceQuery: serviceQueryParamsSchema.nullable().default(null), settings: viewSettingsSchema.default({}), refreshAfterSync: z.boolean().default(true) })
+      .strict(),
+    output: out<SavedView>(),
+  },
+  /** Renames or changes a view (absent fields stay); a changed service query is read again. */
+  updateView: {
+    input: z
+      .object({ id: viewIdSchema, name: viewNameSchema.optional(), serviceQuery: serviceQueryParamsSchema.nullable().optional(), settings: viewSettingsSchema.optional(), refreshAfterSync: z.boolean().optional() })
+      .strict(),
+    output: out<SavedView>(),
+  },
+  duplicateView: { input: z.object({ id: viewIdSchema, name: viewNameSchema.optional() }).strict(), output: out<SavedView>() },
+  deleteView: { input: z.object({ id: viewIdSchema }).strict(), output: out<null>() },
+  /** Reads the memberships of these views from the service again (a sync run of its own). */
+  refreshViews: { input: z.object({ ids: z.array(viewIdSchema).min(1).max(200) }).strict(), output: out<{ runId: string }>() },
+  /** Ids of a view's members that the last full sync did not bring (shown, marked newer than the mirror). */
+  viewNewerIds: { input: z.object({ id: viewIdSchema }).strict(), output: out<string[]>() },
+  /**
+   * Asks the service for page 0 of a service query and of the same resource unfiltered: both counts
+   * (a filter the service ignores shows as equal counts) and the exact request of the query's
+   * first page (path and query string; never a token).
+   */
+  previewServiceQuery: { input: z.object({ resource: resourceSchema, params: serviceQueryParamsSchema }).strict(), output: out<ServiceQueryPreview>() },
 
   queryContacts: { input: z.object({ query: contactQuerySchema, window: windowSchema }).strict(), output: out<RowPage<ContactRow>>() },
   countContacts: { input: z.object({ query: contactQuerySchema }).strict(), output: out<RowCount>() },
@@ -318,6 +360,12 @@ export const events = {
   exportStarted: out<{ exportId: string; path: string }>(),
   exportProgress: out<ExportProgress>(),
   menuCommand: out<{ command: MenuCommand }>(),
+  /** The active profile's saved views changed (created, renamed, deleted, a membership read). */
+  viewsChanged: out<{ profileId: string }>(),
+  /** A view's membership was read (or its read failed: the previous membership is kept). */
+  viewRefreshed: out<ViewRefresh>(),
+  /** Progress of reading a view's membership. */
+  viewProgress: out<SyncProgress & { viewId: string }>(),
 } as const;
 
 export type Calls = typeof calls;

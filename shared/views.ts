@@ -116,3 +116,52 @@ export const viewNameSchema = z
   .max(MAX_VIEW_NAME, `a view name is at most ${MAX_VIEW_NAME} characters`)
   // eslint-disable-next-line no-control-regex
   .regex(/^[^\u0000-\u001f\u007f]*$/, 'a view name cannot hold control characters');
+
+/** Deepest nesting of a view's settings or service query. */
+export const MAX_VIEW_JSON_DEPTH = 16;
+
+/**
+ * Why `value` is not a plain JSON object of at most {@link MAX_VIEW_JSON_DEPTH} levels and
+ * {@link MAX_VIEW_JSON_CHARS} characters, or null when it is. Walks without recursion, so a hostile
+ * depth cannot exhaust the stack.
+ */
+export function boundedJsonObjectProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object';
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const { value: v, depth } = stack.pop() as { value: unknown; depth: number };
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return 'holds a number that is not finite';
+      continue;
+    }
+    if (typeof v !== 'object') return `holds a ${typeof v}, which JSON cannot`;
+    if (depth > MAX_VIEW_JSON_DEPTH) return `is nested deeper than ${MAX_VIEW_JSON_DEPTH} levels`;
+    const proto = Object.getPrototypeOf(v);
+    if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) return 'holds an object that is not plain JSON';
+    for (const child of Object.values(v)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return JSON.stringify(value).length <= MAX_VIEW_JSON_CHARS ? null : `is longer than ${MAX_VIEW_JSON_CHARS} characters of JSON`;
+}
+
+/** A plain JSON object, bounded in depth and size (a view's settings, a service query's parameters). */
+export const boundedJsonObjectSchema = z.custom<{ [key: string]: JsonValue }>((value) => boundedJsonObjectProblem(value) === null, {
+  error: (issue) => boundedJsonObjectProblem(issue.input) ?? 'is not a JSON object',
+});
+
+/** A view's local settings. */
+export const viewSettingsSchema = boundedJsonObjectSchema as z.ZodType<ViewLocalSettings>;
+
+/**
+ * The local filters and sort a view's settings hold under `query` (search, filter-pane selections,
+ * sort; the page keeps its column layout beside it), as a query of `resource`'s table. Settings
+ * that are not such a query (written by another version) give no filter.
+ * @param parse the resource's query schema (shared/query.ts `contactQuerySchema` / `orderQuerySchema`)
+ */
+export function viewLocalQuery<Q>(settings: ViewLocalSettings, parse: { safeParse(value: unknown): { success: true; data: Q } | { success: false } }): Q | Record<string, never> {
+  const parsed = parse.safeParse(settings.query ?? {});
+  if (!parsed.success) return {};
+  const query = parsed.data as Q & { view?: string };
+  delete query.view;
+  return query;
+}

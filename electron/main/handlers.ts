@@ -132,6 +132,32 @@ export function createHandlers(core: Core): Handlers {
       return core.startSync(['contacts', 'orders']);
     },
 
+    async listViews({ resource }) {
+      return core.views.list(core.activeProfile(), resource);
+    },
+    async createView(input) {
+      return core.views.create(core.activeProfile(), input);
+    },
+    async updateView({ id, ...update }) {
+      return core.views.update(core.activeProfile(), id, update);
+    },
+    async duplicateView({ id, name }) {
+      return core.views.duplicate(core.activeProfile(), id, name);
+    },
+    async deleteView({ id }) {
+      await core.views.remove(core.activeProfile(), id);
+      return null;
+    },
+    async refreshViews({ ids }) {
+      const { runId, done } = await core.views.refresh(core.activeProfile(), [...new Set(ids)]);
+      done.catch(() => {}); // each view's outcome is announced (viewRefreshed)
+      return { runId };
+    },
+    viewNewerIds: withCache((cache, { id }) => cache.viewNewerIds(id)),
+    async previewServiceQuery({ resource, params }) {
+      return core.views.preview(core.activeProfile(), resource, params);
+    },
+
     queryContacts: withCache((cache, { query, window }) => cache.queryContacts(query, window)),
     countContacts: withCache((cache, { query }) => cache.countContacts(query)),
     contactFacets: withCache((cache, { query }) => cache.contactFacets(query)),

@@ -23,6 +23,7 @@ import type { CoreOptions, Emit } from './options.ts';
 import { SampleApiRuntime } from './sampleApiRuntime.ts';
 import { SyncRuns } from './syncRuns.ts';
 import { TokenSource } from './tokens.ts';
+import { ViewsService } from './views.ts';
 
 export type { CoreOptions, Emit, PlatformServices, TokenSourceOptions } from './options.ts';
 
@@ -38,6 +39,7 @@ export interface Core {
   readonly connectivity: ConnectivityMonitor;
   readonly syncs: SyncRuns;
   readonly exports: ExportRuns;
+  readonly views: ViewsService;
   /** Begins background work: opens the active cache, the automatic sync, connectivity probes. Idempotent. */
   start(): void;
   /** Cancels syncs and exports, waits for the sync to release its lock, closes caches and the sample API. */
@@ -113,6 +115,7 @@ export function createCore(options: CoreOptions): Core {
   const connectivity = new ConnectivityMonitor({ emit: options.emit, probe, ...(options.probeIntervalMs === undefined ? {} : { probeIntervalMs: options.probeIntervalMs }) });
   const runs = new SyncRuns({ options, caches, tokens, credentials, sampleApi, connectivity });
   syncs = runs;
+  const views = new ViewsService({ emit: options.emit, caches, syncs: runs, tokens, connectivity });
 
   const startSync = async (resources: Resource[]): Promise<{ runId: string }> => {
     const { runId, done } = await runs.start(activeProfile(), resources);
@@ -145,6 +148,7 @@ export function createCore(options: CoreOptions): Core {
     connectivity,
     syncs: runs,
     exports,
+    views,
     start() {
       if (started) return;
       started = true;

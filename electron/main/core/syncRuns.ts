@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { endsSync, type Profile, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
+import type { ViewRefresh } from '../../../shared/views.ts';
 import type { CredentialStore } from '../credentials/store.ts';
 import { logger } from '../log.ts';
 import { startSync } from '../sync/controller.ts';
@@ -32,6 +33,13 @@ export interface SyncRunsDeps {
 export interface SyncHooks {
   signal?: AbortSignal;
   onProgress?: (progress: SyncProgress) => void;
+  /**
+   * Saved views whose memberships are read in this run (each after its resource's run). @default
+   * every view of a synced resource that has a service query and refreshes after a sync
+   */
+  views?: string[];
+  /** Each view's read as it ends (also announced as `viewRefreshed`). */
+  onViewRefreshed?: (refresh: ViewRefresh) => void;
 }
 
 /** A sync that has started. */
@@ -105,8 +113,10 @@ export class SyncRuns {
       connectivity.failed(profile.id, code, (error as Error).message);
       throw error;
     }
+    let views: string[];
     try {
-      await caches.open(profile, { retry: true }); // migrations run before the sync process opens the file
+      const cache = await caches.open(profile, { retry: true }); // migrations run before the sync process opens the file
+      views = hooks.views ?? (await cache.listViews()).filter((v) => v.serviceQuery !== null && v.refreshAfterSync && resources.includes(v.resource)).map((v) => v.id);
     } catch (error) {
       this.#finish(hooks, onCallerAbort);
       throw error;
@@ -130,7 +140,15 @@ export class SyncRuns {
       accountId: profile.accountId,
       pageSize: profile.pageSize,
       previews: profile.previews !== false,
+      ...(profile.queryEncoding ? { encoding: profile.queryEncoding } : {}),
       resources,
+      views,
+      onViewRefreshed: (refresh) => {
+        options.emit('viewRefreshed', refresh);
+        options.emit('viewsChanged', { profileId: profile.id });
+        hooks.onViewRefreshed?.(refresh);
+      },
+      onViewProgress: (viewId, p) => options.emit('viewProgress', { ...p, profileId: profile.id, runId, viewId }),
       signal: abort.signal,
       // A run with another resource still to read is announced at once: the page shows its rows,
       // or its error, while the next one is read. The last run, and one that ends the sync, is
