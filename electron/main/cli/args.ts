@@ -125,3 +125,31 @@ export function orderQuery(o: OrderFilterOptions): OrderQuery {
   if (!parsed.success) throw new LetterdeskError('VALIDATION', `Invalid filter: ${parsed.error.issues[0]?.message ?? 'check the options'}.`);
   return parsed.data;
 }
+
+/**
+ * Adds the filters of both tables to a command that serves either (`export`, `view add`): the
+ * contact filters, `--status` and `--product-type`, and a `--sort` that knows both tables' columns
+ * (checked per table by {@link localQueryFor}).
+ */
+export function addBothFilters(cmd: Command): Command {
+  addContactFilters(cmd);
+  cmd
+    .option('--status <n>', 'orders/recipients: only orders with this status code (repeatable)', collect(intArg('--status', 0, 2 ** 31 - 1)))
+    .option('--product-type <t>', 'orders/recipients: only orders of this product type (repeatable)', collect(asText));
+  cmd.options.find((o) => o.long === '--sort')?.argParser(sortArg([...new Set<string>([...CONTACT_SORT_COLUMNS, ...ORDER_SORT_COLUMNS])]));
+  return cmd;
+}
+
+/**
+ * The local query of `table` from the options of {@link addBothFilters}.
+ * @param what how the command names the kind in messages (`contacts`, `orders`, `recipients`)
+ * @throws LetterdeskError VALIDATION when a filter of the other table is given
+ */
+export function localQueryFor(table: 'contacts' | 'orders', what: string, opts: ContactFilterOptions & OrderFilterOptions): ContactQuery | OrderQuery {
+  if (table === 'contacts') {
+    if (opts.status || opts.productType) throw new LetterdeskError('VALIDATION', '--status and --product-type filter orders; contacts take --search, --label, --state, --verified.');
+    return contactQuery(opts);
+  }
+  if (opts.label || opts.state || opts.verified) throw new LetterdeskError('VALIDATION', `--label, --state and --verified filter contacts; ${what} take --search, --status, --product-type.`);
+  return orderQuery(opts);
+}

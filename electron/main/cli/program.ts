@@ -12,6 +12,8 @@ import { logger, redact } from '../log.ts';
 import { registerExportCommand } from './commands/export.ts';
 import { registerListCommands } from './commands/list.ts';
 import { registerProfileCommands } from './commands/profile.ts';
+import { registerQueryCommand } from './commands/query.ts';
+import { registerViewCommands } from './commands/views.ts';
 import { registerSampleApiCommand } from './commands/sampleApi.ts';
 import { registerStatusCommand } from './commands/status.ts';
 import { registerSyncCommand } from './commands/sync.ts';
@@ -49,6 +51,8 @@ export function createProgram(io: CliIo): Command {
   registerStatusCommand(program, io);
   registerListCommands(program, io);
   registerExportCommand(program, io);
+  registerViewCommands(program, io);
+  registerQueryCommand(program, io);
   registerSampleApiCommand(program, io);
   return program;
 }

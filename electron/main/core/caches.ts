@@ -7,6 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import type { Profile, ResourceState } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
+import type { SavedView } from '../../../shared/views.ts';
 import { CacheClient } from '../cache/client.ts';
 import { cacheFilePath, cacheFileSet, ensureDataDir } from '../paths.ts';
 import { acquireSyncLock } from '../sync/lock.ts';
@@ -87,6 +88,12 @@ export class CacheRegistry {
   async resourceStates(profile: Profile): Promise<Record<Resource, ResourceState>> {
     if (!existsSync(this.fileOf(profile.id))) return { contacts: NEVER_SYNCED, orders: NEVER_SYNCED };
     return (await this.open(profile)).resourceStates();
+  }
+
+  /** The profile's saved views; a profile without a cache file has none (no file is created to say so). */
+  async views(profile: Profile): Promise<SavedView[]> {
+    if (!existsSync(this.fileOf(profile.id))) return [];
+    return (await this.open(profile)).listViews();
   }
 
   /** Closes the cache of a profile (before its file is removed or replaced). */

@@ -115,7 +115,7 @@ export function createCore(options: CoreOptions): Core {
   const connectivity = new ConnectivityMonitor({ emit: options.emit, probe, ...(options.probeIntervalMs === undefined ? {} : { probeIntervalMs: options.probeIntervalMs }) });
   const runs = new SyncRuns({ options, caches, tokens, credentials, sampleApi, connectivity });
   syncs = runs;
-  const views = new ViewsService({ emit: options.emit, caches, syncs: runs, tokens, connectivity });
+  const views = new ViewsService({ options, caches, syncs: runs, tokens, connectivity });
 
   const startSync = async (resources: Resource[]): Promise<{ runId: string }> => {
     const { runId, done } = await runs.start(activeProfile(), resources);

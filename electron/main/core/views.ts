@@ -8,17 +8,18 @@ import { LetterdeskError } from '../../../shared/errors.ts';
 import { checkServiceQuery, type ServiceQuery } from '../../../shared/serviceQuery.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { NewView, SavedView, ViewChanges, ViewServiceQuery } from '../../../shared/views.ts';
-import { createApiClient } from '../api/client.ts';
+import { createApiClient, type ApiClient } from '../api/client.ts';
 import { describeRequest } from '../api/params.ts';
 import type { CacheRegistry } from './caches.ts';
 import type { ConnectivityMonitor } from './connectivity.ts';
-import type { Emit } from './options.ts';
+import { readLiveQuery, type LiveQueryResult } from './liveQuery.ts';
+import type { CoreOptions } from './options.ts';
 import type { StartedSync, SyncHooks, SyncRuns } from './syncRuns.ts';
 import type { TokenSource } from './tokens.ts';
 
 /** What {@link ViewsService} works with. */
 export interface ViewsDeps {
-  emit: Emit;
+  options: CoreOptions;
   caches: CacheRegistry;
   syncs: SyncRuns;
   tokens: TokenSource;
@@ -69,15 +70,15 @@ export class ViewsService {
   /**
    * Saves a new view; a view with a service query then reads its membership from the service in
    * the background (reported by `viewRefreshed`), unless a sync is running (read it later with
-   * {@link ViewsService.refresh}).
+   * {@link ViewsService.refresh}) or `readInBackground` is false (the caller reads it itself).
    * @throws LetterdeskError VALIDATION (a name in use, a bad parameter of the service query)
    */
-  async create(profile: Profile, input: ViewInput): Promise<SavedView> {
+  async create(profile: Profile, input: ViewInput, options: { readInBackground?: boolean } = {}): Promise<SavedView> {
     const serviceQuery = input.serviceQuery === null ? null : checkedQuery(input.resource, input.serviceQuery);
     const cache = await this.#deps.caches.open(profile);
     const view = await cache.createView({ resource: input.resource, name: input.name, serviceQuery, ...(input.settings ? { settings: input.settings } : {}), ...(input.refreshAfterSync === undefined ? {} : { refreshAfterSync: input.refreshAfterSync }) });
     this.#changed(profile);
-    if (serviceQuery !== null) this.#refreshInBackground(profile, [view.id]);
+    if (serviceQuery !== null && options.readInBackground !== false) this.#refreshInBackground(profile, [view.id]);
     return view;
   }
 
@@ -128,14 +129,7 @@ export class ViewsService {
    */
   async preview(profile: Profile, resource: Resource, params: ViewServiceQuery): Promise<ServiceQueryPreview> {
     const query = { resource, params: checkedQuery(resource, params) } as ServiceQuery;
-    const { tokens } = await this.#deps.tokens.resolve(profile);
-    const client = createApiClient({
-      baseUrl: await this.#deps.syncs.baseUrlFor(profile),
-      getTokens: async () => tokens,
-      timeoutMs: 15_000,
-      ...(profile.queryEncoding ? { encoding: profile.queryEncoding } : {}),
-      onOutcome: (outcome) => (outcome.ok ? this.#deps.connectivity.succeeded(profile.id) : this.#deps.connectivity.failed(profile.id, outcome.code ?? 'INTERNAL', null)),
-    });
+    const client = await this.#client(profile);
     const scope = profile.accountId && query.params['meta.account_id'] === undefined ? { 'meta.account_id': profile.accountId } : {};
     const scoped = { resource, params: { ...scope, ...query.params } } as ServiceQuery;
     const [filtered, unfiltered] = await Promise.all([
@@ -145,8 +139,42 @@ export class ViewsService {
     return { count: filtered.count, unfilteredCount: unfiltered.count, request: describeRequest(resource, scoped.params, 0, profile.pageSize, profile.queryEncoding) };
   }
 
+  /**
+   * Reads every page of a service query live into a temporary cache (core/liveQuery.ts); the
+   * caller reads its records and closes it.
+   */
+  readLive(profile: Profile, resource: Resource, params: ViewServiceQuery, hooks: SyncHooks = {}): Promise<LiveQueryResult> {
+    return readLiveQuery({ options: this.#deps.options, tokens: this.#deps.tokens, syncs: this.#deps.syncs }, profile, resource, params, hooks);
+  }
+
+  /**
+   * One page of a service query, live, as the service answers it (the profile's account scope
+   * added unless the query names its own).
+   * @returns the service's `count` and the page's records as they arrived
+   * @throws LetterdeskError VALIDATION (a bad parameter, before any request); the client's errors
+   */
+  async readPage(profile: Profile, resource: Resource, params: ViewServiceQuery, page: number, pageSize: number, signal?: AbortSignal): Promise<{ count: number; records: unknown[] }> {
+    const checked = checkedQuery(resource, params);
+    const scope = profile.accountId && checked['meta.account_id'] === undefined ? { 'meta.account_id': profile.accountId } : {};
+    const client = await this.#client(profile);
+    const result = await client.listQuery({ resource, params: { ...scope, ...checked } } as ServiceQuery, page, pageSize, signal ? { signal } : {});
+    return { count: result.count, records: result.records.map((r) => r.raw) };
+  }
+
+  /** An API client of the profile's service, reporting connectivity. */
+  async #client(profile: Profile): Promise<ApiClient> {
+    const { tokens } = await this.#deps.tokens.resolve(profile);
+    return createApiClient({
+      baseUrl: await this.#deps.syncs.baseUrlFor(profile),
+      getTokens: async () => tokens,
+      timeoutMs: 15_000,
+      ...(profile.queryEncoding ? { encoding: profile.queryEncoding } : {}),
+      onOutcome: (outcome) => (outcome.ok ? this.#deps.connectivity.succeeded(profile.id) : this.#deps.connectivity.failed(profile.id, outcome.code ?? 'INTERNAL', null)),
+    });
+  }
+
   #changed(profile: Profile): void {
-    this.#deps.emit('viewsChanged', { profileId: profile.id });
+    this.#deps.options.emit('viewsChanged', { profileId: profile.id });
   }
 
   #refreshInBackground(profile: Profile, ids: string[]): void {

@@ -2,16 +2,16 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { EXPORT_KINDS, type CsvOptions, type ExportKind, type ExportRequest } from '../../../../shared/contract.ts';
-import { LetterdeskError } from '../../../../shared/errors.ts';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS } from '../../../../shared/query.ts';
 import { exportColumns } from '../../export/columns.ts';
-import { addContactFilters, asText, collect, contactQuery, intArg, orderQuery, sortArg, type ContactFilterOptions, type OrderFilterOptions } from '../args.ts';
+import { addBothFilters, localQueryFor, type ContactFilterOptions, type OrderFilterOptions } from '../args.ts';
 import { chosenProfile, withContext, withInterrupt, type CliIo } from '../context.ts';
 import { fmt, writeJson, writeLine } from '../output.ts';
 import { exportProgressView } from '../progress.ts';
+import { queryInView } from '../viewOptions.ts';
 
 type ExportOptions = ContactFilterOptions &
-  OrderFilterOptions & { out: string; columns?: string; bom?: boolean; delimiter: CsvOptions['delimiter']; neutralize: boolean; json?: boolean };
+  OrderFilterOptions & { out: string; columns?: string; bom?: boolean; delimiter: CsvOptions['delimiter']; neutralize: boolean; json?: boolean; view?: string };
 
 /**
  * The export request of the options: contact filters for contacts, order filters for orders and
@@ -21,12 +21,7 @@ type ExportOptions = ContactFilterOptions &
 function exportRequest(kind: ExportKind, opts: ExportOptions): ExportRequest {
   const options: CsvOptions = { delimiter: opts.delimiter, bom: opts.bom === true, neutralizeFormulas: opts.neutralize };
   const columns = opts.columns === undefined ? null : opts.columns.split(',').map((c) => c.trim()).filter((c) => c !== '');
-  if (kind === 'contacts') {
-    if (opts.status || opts.productType) throw new LetterdeskError('VALIDATION', '--status and --product-type filter orders; contacts take --search, --label, --state, --verified.');
-    return { kind, query: contactQuery(opts), columns, options };
-  }
-  if (opts.label || opts.state || opts.verified) throw new LetterdeskError('VALIDATION', `--label, --state and --verified filter contacts; ${kind} take --search, --status, --product-type.`);
-  return { kind, query: orderQuery(opts), columns, options };
+  return { kind, query: localQueryFor(kind === 'contacts' ? 'contacts' : 'orders', kind, opts), columns, options } as ExportRequest;
 }
 
 /** Registers the `export` command on `program`. */
@@ -43,23 +38,22 @@ export function registerExportCommand(program: Command, io: CliIo): void {
       '--no-neutralize',
       'keep cells that start with = + - @ TAB CR NUL as they are. By default they get a leading \' so a spreadsheet shows them as text instead of running them as formulas (CSV injection); turn it off only when a program, not a person, reads the file',
     )
-    .option('--json', 'print { path, rows } as JSON when done');
-  addContactFilters(exportCmd);
+    .option('--json', 'print { path, rows } as JSON when done')
+    .option('--view <name>', 'only the members of this saved view (a contacts view for contacts, an orders view for orders and recipients), with its filters');
+  addBothFilters(exportCmd);
   exportCmd
-    .option('--status <n>', 'orders/recipients: only orders with this status code (repeatable)', collect(intArg('--status', 0, 2 ** 31 - 1)))
-    .option('--product-type <t>', 'orders/recipients: only orders of this product type (repeatable)', collect(asText))
     .addHelpText(
       'after',
       `\nFilters: contacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')}).\n\nColumns (--columns):\n${EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
     );
-  // The contact --sort parser only knows contact columns; accept both and check per kind below.
-  exportCmd.options.find((o) => o.long === '--sort')?.argParser(sortArg([...new Set<string>([...CONTACT_SORT_COLUMNS, ...ORDER_SORT_COLUMNS])]));
   exportCmd.action((kind: ExportKind, opts: ExportOptions, cmd: Command) =>
     withContext(cmd, io, async (ctx) => {
       const p = chosenProfile(ctx);
-      const request = exportRequest(kind, opts);
+      const table = kind === 'contacts' ? 'contacts' : 'orders';
+      let request = exportRequest(kind, opts);
       const target = resolve(io.cwd, opts.out);
-      const cache = await ctx.core.caches.openSynced(p, kind === 'contacts' ? 'contacts' : 'orders');
+      const cache = await ctx.core.caches.openSynced(p, table);
+      if (opts.view !== undefined) request = { ...request, query: await queryInView(ctx.core, p, table, opts.view, request.query ?? {}) } as ExportRequest;
       const view = exportProgressView(io.stderr, kind);
       try {
         const { rows } = await withInterrupt((signal) => ctx.core.exports.run(cache, request, target, { signal, onProgress: (x) => view.update(x) }));

@@ -5,6 +5,7 @@ import type { ContactQuery, OrderQuery } from '../../../../shared/query.ts';
 import { addContactFilters, addOrderFilters, contactQuery, intArg, orderQuery, type ContactFilterOptions, type OrderFilterOptions } from '../args.ts';
 import { chosenProfile, withContext, type CliContext, type CliIo } from '../context.ts';
 import { JsonArrayWriter, printRecordTable } from '../output.ts';
+import { queryInView } from '../viewOptions.ts';
 
 const DEFAULT_LIMIT = 100;
 
@@ -12,8 +13,9 @@ const DEFAULT_LIMIT = 100;
  * Prints the records of a view: with `json` the cached JSON of each record, exactly as the service
  * sent it (§2.2 / §2.3 shapes), streamed; else a table.
  */
-async function listRecords(ctx: CliContext, profile: Profile, kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number, json: boolean): Promise<void> {
+async function listRecords(ctx: CliContext, profile: Profile, kind: 'contacts' | 'orders', local: ContactQuery | OrderQuery, view: string | undefined, limit: number, json: boolean): Promise<void> {
   const cache = await ctx.core.caches.openSynced(profile, kind);
+  const query = view === undefined ? local : await queryInView(ctx.core, profile, kind, view, local);
   if (json) {
     const writer = new JsonArrayWriter(ctx.io.stdout);
     await cache.records(kind, query, limit, (raws) => writer.add(raws));
@@ -30,14 +32,20 @@ export function registerListCommands(program: Command, io: CliIo): void {
   addContactFilters(program.command('contacts').description('search and list cached contacts (newest first unless --sort)'))
     .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
     .option('--json', 'print a JSON array of contacts in the service\u2019s record shape (\u00a72.2)')
-    .action((opts: ContactFilterOptions & { limit: number; json?: boolean }, cmd: Command) =>
-      withContext(cmd, io, (ctx) => listRecords(ctx, chosenProfile(ctx), 'contacts', contactQuery(opts), opts.limit, opts.json === true)),
+    .option('--view <name>', 'only the members of this saved contacts view, with its filters (offline, from the cache)')
+    .action((opts: ContactFilterOptions & { limit: number; json?: boolean; view?: string }, cmd: Command) =>
+      withContext(cmd, io, async (ctx) => {
+        return listRecords(ctx, chosenProfile(ctx), 'contacts', contactQuery(opts), opts.view, opts.limit, opts.json === true);
+      }),
     );
 
   addOrderFilters(program.command('orders').description('search and list cached orders (newest first unless --sort)'))
     .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
     .option('--json', 'print a JSON array of orders in the service\u2019s record shape (\u00a72.3)')
-    .action((opts: OrderFilterOptions & { limit: number; json?: boolean }, cmd: Command) =>
-      withContext(cmd, io, (ctx) => listRecords(ctx, chosenProfile(ctx), 'orders', orderQuery(opts), opts.limit, opts.json === true)),
+    .option('--view <name>', 'only the members of this saved orders view, with its filters (offline, from the cache)')
+    .action((opts: OrderFilterOptions & { limit: number; json?: boolean; view?: string }, cmd: Command) =>
+      withContext(cmd, io, async (ctx) => {
+        return listRecords(ctx, chosenProfile(ctx), 'orders', orderQuery(opts), opts.view, opts.limit, opts.json === true);
+      }),
     );
 }

@@ -3,19 +3,21 @@ import type { Command } from 'commander';
 import { RESOURCES } from '../../../../shared/serviceRecords.ts';
 import { chosenProfile, withContext, type CliIo } from '../context.ts';
 import { fmt, writeJson, writeLine } from '../output.ts';
+import { viewJson } from '../viewOptions.ts';
 
 /** Registers the `status` command on `program`. */
 export function registerStatusCommand(program: Command, io: CliIo): void {
   program
     .command('status')
     .description('rows and last sync of each resource of the profile')
-    .option('--json', 'print { profile, resources: { contacts: { rows, lastSyncedAt, lastError }, orders: { \u2026 } } }')
+    .option('--json', 'print { profile, resources: { contacts: { rows, lastSyncedAt, lastError }, orders: { \u2026 } }, views: [\u2026] }')
     .action((opts: { json?: boolean }, cmd: Command) =>
       withContext(cmd, io, async (ctx) => {
         const p = chosenProfile(ctx);
         const resources = await ctx.core.caches.resourceStates(p);
+        const views = await ctx.core.caches.views(p);
         if (opts.json) {
-          writeJson(io.stdout, { profile: p, resources }, 2);
+          writeJson(io.stdout, { profile: p, resources, views: views.map(viewJson) }, 2);
           return;
         }
         writeLine(io.stdout, `Profile "${p.name}" (${p.id}) \u2014 ${p.baseUrl}`);
@@ -23,6 +25,10 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
           const s = resources[r];
           const when = s.lastSyncedAt ? `last synced ${s.lastSyncedAt}` : 'never synced';
           writeLine(io.stdout, `  ${r.padEnd(8)} ${fmt(s.rows).padStart(10)} rows, ${when}${s.lastError ? `; last error: ${s.lastError.message}` : ''}`);
+        }
+        for (const v of views) {
+          const members = v.serviceQuery === null ? 'local filters only' : v.membership ? `${fmt(v.membership.members)} members, read ${v.membership.refreshedAt}` : 'not read yet';
+          writeLine(io.stdout, `  view "${v.name}" (${v.resource}): ${members}${v.lastError ? `; last refresh failed: ${v.lastError.message}` : ''}`);
         }
       }),
     );

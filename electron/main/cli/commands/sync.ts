@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { SyncRun } from '../../../../shared/contract.ts';
 import { LetterdeskError, type ErrorCode } from '../../../../shared/errors.ts';
 import { RESOURCES, type Resource } from '../../../../shared/serviceRecords.ts';
+import type { ViewRefresh } from '../../../../shared/views.ts';
 import { logger } from '../../log.ts';
 import { chosenProfile, withContext, withInterrupt, type CliIo } from '../context.ts';
 import { fmt, writeLine } from '../output.ts';
@@ -21,8 +22,9 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
         const view = syncProgressView(io.stderr);
         const started = performance.now();
         let runs: SyncRun[];
+        const refreshes: ViewRefresh[] = [];
         try {
-          runs = await withInterrupt(async (signal) => (await ctx.core.syncs.start(p, resources, { signal, onProgress: (x) => view.update(x) })).done);
+          runs = await withInterrupt(async (signal) => (await ctx.core.syncs.start(p, resources, { signal, onProgress: (x) => view.update(x), onViewRefreshed: (r) => refreshes.push(r) })).done);
         } finally {
           view.stop();
         }
@@ -35,6 +37,14 @@ export function registerSyncCommand(program: Command, io: CliIo): void {
           } else {
             failure ??= run;
             writeLine(io.stdout, `${run.resource}: ${run.outcome}${run.error ? ` \u2014 ${run.error.message}` : ''}`);
+          }
+        }
+        if (refreshes.length > 0) {
+          const names = new Map((await ctx.core.views.list(p)).map((v) => [v.id, v.name]));
+          for (const r of refreshes) {
+            const name = names.get(r.viewId) ?? r.viewId;
+            if (r.outcome === 'succeeded' && r.membership) writeLine(io.stdout, `view "${name}": ${fmt(r.membership.members)} members.`);
+            else writeLine(io.stdout, `view "${name}": ${r.outcome}${r.error ? ` \u2014 ${r.error.message}` : ''} (the previous members are kept)`);
           }
         }
         logger.info(`cli sync ${p.id} ${what}: ${runs.map((r) => `${r.resource}=${r.outcome}`).join(' ')} in ${Math.round(performance.now() - started)} ms`);
