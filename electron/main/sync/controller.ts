@@ -48,9 +48,9 @@ export interface StartSyncOptions {
    * after the resources when its resource is not synced now (`resources` may be empty: a refresh
    * on demand). @default none
    */
+  views?: string[];
   /** How the views' queries go on the wire (the profile's setting). @default DEFAULT_QUERY_ENCODING */
   encoding?: QueryEncoding;
-  views?: string[];
   /**
    * Called with each view's outcome as soon as its refresh has ended: `succeeded` with the new
    * membership, or `failed` / `cancelled` with the error and the previous membership kept.
