@@ -156,15 +156,20 @@ export interface SyncRun {
   error: { code: string; message: string } | null;
 }
 
+/** Failures that say the whole service is out of reach or refuses the profile, not one resource. */
+const SYNC_ENDING_ERRORS: ReadonlySet<string> = new Set(['AUTH_REJECTED', 'NETWORK_UNREACHABLE', 'TIMEOUT']);
+
 /**
- * Whether a resource's run ends the whole sync: a cancel, or tokens the service rejected, leave the
- * resources after it unattempted. Any other failure (a timeout, a bad page) lets the next resource
- * run. The sync engine stops on this rule; the core uses it to announce a run as soon as it ends.
+ * Whether a resource's run ends the whole sync: a cancel, tokens the service rejected, or a service
+ * that cannot be reached (after the client's retries) leave the resources after it unattempted —
+ * the next one would only fail the same way. Any other failure (a server error, a bad page, drift)
+ * lets the next resource run. The sync engine stops on this rule; the core uses it to announce a
+ * run as soon as it ends.
  * @param run a run that has ended (outcome other than `running`)
  * @returns true when no resource after it is attempted
  */
 export function endsSync(run: Pick<SyncRun, 'outcome' | 'error'>): boolean {
-  return run.outcome === 'cancelled' || run.error?.code === 'AUTH_REJECTED';
+  return run.outcome === 'cancelled' || (run.error !== null && SYNC_ENDING_ERRORS.has(run.error.code));
 }
 
 export interface ResourceState {
