@@ -247,6 +247,26 @@ export interface OrderDetail {
   recipients: RecipientRow[];
 }
 
+/** One resource's answer to a connection test. */
+export interface ConnectionCheck {
+  ok: boolean;
+  /** The resource's `count` when it answered. */
+  count: number | null;
+  /** The error code when it failed. */
+  code: string | null;
+  /** What failed, in words a person understands, and what to do. */
+  message: string | null;
+  /** The technical detail (the request and the error), for the person who asks. */
+  detail: string | null;
+}
+
+/** What {@link calls.testConnection} answers: one small request to each resource. */
+export interface ConnectionTest {
+  ok: boolean;
+  contacts: ConnectionCheck;
+  orders: ConnectionCheck;
+}
+
 /** What {@link calls.previewServiceQuery} answers. */
 export interface ServiceQueryPreview {
   /** `count` of the query's page 0. */
@@ -293,6 +313,16 @@ export const calls = {
   useProfile: { input: byProfile, output: out<ProfileList>() },
   /** First run: create (or reuse) the profile that syncs from the embedded sample API. */
   createSampleProfile: { input: empty, output: out<Profile>() },
+  /**
+   * Tests a profile's address and tokens before saving: page 0 of each resource, one row. Tokens are
+   * those given, else the stored tokens of `profileId` when they were saved for this address.
+   */
+  testConnection: {
+    input: z
+      .object({ baseUrl: z.string().min(1).max(2048), accountId: z.string().max(200).nullable(), tokens: tokensInputSchema.pick({ accessToken: true, refreshToken: true }).nullable(), profileId: profileId.optional() })
+      .strict(),
+    output: out<ConnectionTest>(),
+  },
 
   getCredentialStatus: { input: byProfile, output: out<CredentialStatus>() },
   setCredentials: { input: tokensInputSchema.extend({ profileId }).strict(), output: out<CredentialStatus>() },

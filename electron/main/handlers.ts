@@ -11,6 +11,7 @@ import type { Handlers, Profile, ProfileList, SyncStatus } from '../../shared/co
 import { LetterdeskError } from '../../shared/errors.ts';
 import { isSafeExternalUrl } from './app/security.ts';
 import type { CacheClient } from './cache/client.ts';
+import { testConnection } from './core/connectionTest.ts';
 import type { Core } from './core/index.ts';
 import { bindingOf, normalizeTokens, type TokenBinding } from './credentials/store.ts';
 import { logger } from './log.ts';
@@ -95,6 +96,17 @@ export function createHandlers(core: Core): Handlers {
       core.profiles.use(profile.id);
       profilesChanged();
       return profile;
+    },
+
+    async testConnection({ baseUrl, accountId, tokens, profileId }) {
+      let given = tokens ? normalizeTokens({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }) : null;
+      if (!given && profileId !== undefined) {
+        const profile = core.profiles.get(profileId);
+        // Stored tokens go only to the address they were saved for (a new address gets none).
+        if (profile) given = profile.sampleData ? (await core.tokens.resolve(profile)).tokens : await core.credentials.getFor(profileId, bindingOf({ baseUrl, accountId })).catch(() => null);
+      }
+      const url = profileId !== undefined && core.profiles.get(profileId)?.sampleData ? await core.sampleApi.ensure() : baseUrl;
+      return testConnection({ baseUrl: url, accountId, tokens: given });
     },
 
     async getCredentialStatus({ profileId }) {

@@ -27,6 +27,7 @@ export const VALID: { [N in CallName]: unknown } = {
   cancelSync: {},
   getSyncStatus: {},
   clearCacheAndResync: {},
+  testConnection: { baseUrl: 'https://api.example.com/api/v1', accountId: null, tokens: { accessToken: 'tok', refreshToken: 'ref' } },
   listViews: { resource: 'contacts' },
   createView: { resource: 'contacts', name: 'Failed addresses', serviceQuery: { addressStatus: ['Failed'] }, settings: { query: { search: 'ann' } }, refreshAfterSync: true },
   updateView: { id: 'v-1', name: 'Renamed', settings: {} },
