@@ -33,7 +33,8 @@ export interface PaneLayout {
 /** Decides where the filter pane and the detail go for the space there is. */
 export function paneLayout(input: PaneInput): PaneLayout {
   const detail: PaneLayout['detail'] = !input.detailOpen ? 'none' : input.width - input.detailWidth >= MIN_TABLE_WIDTH ? 'docked' : 'overlay';
-  const beside = detail === 'docked' ? input.detailWidth : 0;
-  const filters: PaneLayout['filters'] = !input.filtersOpen ? 'hidden' : input.width - input.filterWidth - beside >= MIN_TABLE_WIDTH ? 'docked' : 'folded';
+  // A detail over the table means the window is narrow: the filters fold too.
+  const room = detail === 'overlay' ? -Infinity : input.width - input.filterWidth - (detail === 'docked' ? input.detailWidth : 0);
+  const filters: PaneLayout['filters'] = !input.filtersOpen ? 'hidden' : room >= MIN_TABLE_WIDTH ? 'docked' : 'folded';
   return { filters, detail };
 }

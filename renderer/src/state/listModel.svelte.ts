@@ -71,7 +71,7 @@ export interface ListSnapshot<Filters, Column extends string> {
   anchor: number;
   cursor: number;
   detailId: string | null;
-  /** The row at the top of the table. */
+  /** The scroll position: the row at the top of the table, with the fraction of it scrolled past. */
   top: number;
 }
 
@@ -324,7 +324,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /**
    * The table reports its visible range; missing pages are fetched.
-   * @param top the row at the top of the table (what Back scrolls to)
+   * @param top the scroll position in rows (fractional; what Back scrolls back to)
    */
   ensureRange(start: number, end: number, top = start): void {
     this.#visible = [start, end];
