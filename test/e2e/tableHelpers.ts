@@ -115,3 +115,26 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
+
+/**
+ * Colours ("r,g,b") of screen pixels at CSS-pixel points of the viewport, read from a screenshot
+ * (what a person sees, after every layer and forced colour is applied).
+ */
+export async function pixels(page: Page, points: readonly { x: number; y: number }[]): Promise<string[]> {
+  const png = (await page.screenshot()).toString('base64');
+  return page.evaluate(
+    async ({ data, at }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${data}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = canvas.getContext('2d');
+      if (!ctx) throw new Error('no 2d context');
+      ctx.drawImage(img, 0, 0);
+      return at.map(({ x, y }) => Array.from(ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3)).join(','));
+    },
+    { data: png, at: points },
+  );
+}
