@@ -66,6 +66,21 @@ export async function writeClipboard(text: string): Promise<boolean> {
   }
 }
 
+/**
+ * Puts text made of many pieces on the clipboard as one blob (the pieces are never joined into
+ * one string on the page, whose main thread would then copy it over in one go); falls back to
+ * {@link writeClipboard}.
+ * @returns false when the page may not write the clipboard now
+ */
+export async function writeClipboardParts(parts: readonly string[]): Promise<boolean> {
+  try {
+    await navigator.clipboard.write([new ClipboardItem({ 'text/plain': new Blob(parts as string[], { type: 'text/plain' }) })]);
+    return true;
+  } catch {
+    return writeClipboard(parts.join(''));
+  }
+}
+
 /** The copy command with `text` as what it copies; false when the page may not run it now. */
 export function copyCommand(text: string): boolean {
   let written = false;

@@ -20,6 +20,8 @@ const MAX_PAGES = 60;
 export const SEARCH_DEBOUNCE_MS = 120;
 /** Most rows one read of a selection asks the cache for (the contract's window limit). */
 export const READ_CHUNK = 1000;
+/** Windows of a selection read ahead while the previous one is handed on. */
+const READ_AHEAD = 3;
 /** How far into the result a followed link looks for its record before narrowing the view. */
 const REVEAL_SCAN = 5000;
 
@@ -670,11 +672,27 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     const total = isOpenEnded(selection) ? await this.exactTotal() : (this.total?.count ?? 0);
     const wins = windows(selection, total, READ_CHUNK);
     const all = wins.reduce((n, w) => n + w.limit, 0);
+    // A few windows are asked for ahead, so each call's transport overlaps the next one's read.
+    const pending: Promise<Row[]>[] = [];
+    let next = 0;
+    const askAhead = (): void => {
+      while (pending.length < READ_AHEAD && next < wins.length) {
+        const w = wins[next++] as RowWindow;
+        const cached = this.#cached(w.offset, w.limit);
+        const read = cached ? Promise.resolve(cached) : this.source.page(query, w).then((p) => p.rows);
+        // A read left over after a cancel or failure is not an unhandled rejection.
+        read.catch(() => undefined);
+        pending.push(read);
+      }
+    };
     let done = 0;
-    for (const w of wins) {
+    askAhead();
+    for (let read = pending.shift(); read; read = pending.shift()) {
       options.signal?.throwIfAborted();
-      const rows = this.#cached(w.offset, w.limit) ?? (await this.source.page(query, w)).rows;
+      const rows = await read;
+      options.signal?.throwIfAborted();
       if (gen !== this.#gen) throw new Error('The table changed while its rows were being read (a new search or sync). Select the rows again.');
+      askAhead();
       take(rows);
       done += rows.length;
       options.onProgress?.(done, all);

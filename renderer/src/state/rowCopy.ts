@@ -5,7 +5,7 @@
  * takes more than a moment, and can be cancelled.
  */
 import type { CsvOptions } from '../../../shared/contract.ts';
-import { copyCommand, linesText, rowsText, writeClipboard, type RowTextFormat, type RowTextOptions } from '../lib/clipboard.ts';
+import { copyCommand, linesText, rowsText, writeClipboard, writeClipboardParts, type RowTextFormat, type RowTextOptions } from '../lib/clipboard.ts';
 import type { Column } from '../lib/columns.ts';
 import { errorText } from '../lib/api.ts';
 import { formatCount, formatTotal } from '../lib/format.ts';
@@ -14,6 +14,8 @@ import type { PageTask, Toast } from './app.svelte.ts';
 
 /** After this long, a copy shows its progress (ms). */
 const SHOW_PROGRESS_AFTER = 300;
+/** Least time between two progress updates on screen (ms). */
+const PROGRESS_INTERVAL = 250;
 
 /** What copying needs of the table's model. */
 export interface CopySource<Row> {
@@ -34,12 +36,17 @@ export function neutralizeSetting(): boolean {
 }
 
 /** Puts text on the clipboard; when the page may not, offers a button whose click can. */
-async function put(text: string, host: CopyHost, done: string): Promise<void> {
-  if (await writeClipboard(text)) {
+async function put(text: string | readonly string[], host: CopyHost, done: string): Promise<void> {
+  if (await (typeof text === 'string' ? writeClipboard(text) : writeClipboardParts(text))) {
     host.toast('success', done);
     return;
   }
-  host.toast('info', 'The rows are ready to copy.', { label: 'Copy to clipboard', run: () => (copyCommand(text) ? host.toast('success', done) : host.toast('error', 'The clipboard is not available.')) });
+  const run = (): void => {
+    const ok = copyCommand(typeof text === 'string' ? text : text.join(''));
+    if (ok) host.toast('success', done);
+    else host.toast('error', 'The clipboard is not available.');
+  };
+  host.toast('info', 'The rows are ready to copy.', { label: 'Copy to clipboard', run });
 }
 
 let running = false;
@@ -87,6 +94,7 @@ export async function copySelection<Row>(
   const abort = new AbortController();
   const parts: string[] = [linesText([header], { ...options, neutralizeFormulas: false })];
   let progress = { done: 0, total: source.selectedCount };
+  let shownAt = 0;
   const label = `Copying ${noun}s`;
   const timer = setTimeout(() => (host.task = { label, ...progress, cancel: () => abort.abort() }), SHOW_PROGRESS_AFTER);
   try {
@@ -94,10 +102,15 @@ export async function copySelection<Row>(
       signal: abort.signal,
       onProgress: (done, total) => {
         progress = { done, total };
-        if (host.task) host.task = { ...host.task, done, total };
+        // A few updates a second are enough to watch; each one re-renders the status bar.
+        const now = performance.now();
+        if (host.task && (now - shownAt > PROGRESS_INTERVAL || done === total)) {
+          shownAt = now;
+          host.task = { ...host.task, done, total };
+        }
       },
     });
-    await put(parts.join(''), host, `Copied ${formatTotal(n, true, noun)}${format === 'csv' ? ' as CSV' : ''}`);
+    await put(parts, host, `Copied ${formatTotal(n, true, noun)}${format === 'csv' ? ' as CSV' : ''}`);
   } catch (error) {
     if (abort.signal.aborted) host.toast('info', `Copy cancelled after ${formatCount(progress.done)} of ${formatCount(progress.total)} ${noun}s; the clipboard is unchanged.`);
     else host.toast('error', `The ${noun}s could not be copied. ${errorText(error)}`);
