@@ -5,7 +5,8 @@
  * takes more than a moment, and can be cancelled.
  */
 import type { CsvOptions } from '../../../shared/contract.ts';
-import { copyCommand, linesText, rowsText, writeClipboard, writeClipboardParts, type RowTextFormat, type RowTextOptions } from '../lib/clipboard.ts';
+import { copyCommand, writeClipboard, writeClipboardParts } from '../lib/clipboard.ts';
+import { linesText, rowsText, type RowTextFormat, type RowTextOptions } from '../lib/rowText.ts';
 import type { Column } from '../lib/columns.ts';
 import { errorText } from '../lib/api.ts';
 import { formatCount, formatTotal } from '../lib/format.ts';
