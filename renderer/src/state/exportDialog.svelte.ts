@@ -5,7 +5,7 @@
  */
 import type { CsvOptions, ExportColumn, ExportKind, ExportRequest, ExportResult } from '../../../shared/contract.ts';
 import type { ContactQuery, OrderQuery, RowCount } from '../../../shared/query.ts';
-import { bridge, call, errorText } from '../lib/api.ts';
+import { bridge, call, errorText, toDisplayError } from '../lib/api.ts';
 import { orderedColumns } from '../lib/columns.ts';
 import { count, isOpenEnded } from '../lib/selection.ts';
 import { loadSetting, saveSetting } from '../lib/storage.ts';
@@ -216,8 +216,9 @@ export class ExportDialogState {
     this.result = null;
     this.progress = null;
     this.#exportId = null;
+    let ids: string[] | null = null;
     try {
-      const ids = this.scope === 'selection' ? await this.#selectedIds() : null;
+      ids = this.scope === 'selection' ? await this.#selectedIds() : null;
       const all = this.scope === 'all';
       let request: ExportRequest;
       if (kind === 'contacts') {
@@ -230,7 +231,11 @@ export class ExportDialogState {
       const result = await call('exportCsv', request);
       this.result = result.path === null ? null : result; // save dialog cancelled: stay in the form
     } catch (e) {
-      this.error = errorText(e);
+      // A main process without the `ids` field refuses a query that names rows.
+      this.error =
+        ids !== null && toDisplayError(e).code === 'VALIDATION' && errorText(e).includes('"ids"')
+          ? 'This version of Letterdesk can export every row of the table but not a part of it: select all rows (Ctrl+A or ⌘A), or choose “Current view”.'
+          : errorText(e);
     } finally {
       this.running = false;
       this.reading = null;
