@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './harness.ts';
-import { expectAccessible, grid, headerTitles, parseTsv, pixels, rowAt, syncSample } from './tableHelpers.ts';
+import { expectAccessible, grid, headerTitles, parseTsv, pixels, rowAt, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 400, sampleOrders: 80 });
 

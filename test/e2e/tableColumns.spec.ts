@@ -7,7 +7,7 @@
  */
 import type { Locator } from '@playwright/test';
 import { expect, test } from './harness.ts';
-import { expectAccessible, grid, headerTitles, rowAt, syncSample } from './tableHelpers.ts';
+import { expectAccessible, grid, headerTitles, rowAt, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 600, sampleOrders: 100 });
 

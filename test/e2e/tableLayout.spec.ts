@@ -13,7 +13,7 @@ import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactDetail, OrderDetail } from '../../shared/contract.ts';
 import type { ContactRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';
-import { expectAccessible, grid, numberIn, rowAt, selectedIndexes, syncSample } from './tableHelpers.ts';
+import { expectAccessible, grid, numberIn, rowAt, selectedIndexes, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 1200, sampleOrders: 400 });
 

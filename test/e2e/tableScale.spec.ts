@@ -13,7 +13,7 @@ import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';
-import { allowClipboard, clipboardText, grid, headerTitles, numberIn, parseTsv, rowAt, selectedIndexes, setClipboard, syncSample } from './tableHelpers.ts';
+import { allowClipboard, clipboardText, grid, headerTitles, numberIn, parseTsv, rowAt, selectedIndexes, setClipboard, syncSample } from './tableSpecs.ts';
 
 const CONTACTS = 200_000;
 test.use({ sampleContacts: CONTACTS, sampleOrders: 500 });

@@ -12,7 +12,7 @@ import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { OrderDetail } from '../../shared/contract.ts';
 import type { ContactRow, OrderRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';
-import { allowClipboard, cellOf, clipboardText, expectAccessible, grid, headerTitles, numberIn, parseTsv, rowAt, selectedIndexes, setClipboard, syncSample } from './tableHelpers.ts';
+import { allowClipboard, cellOf, clipboardText, expectAccessible, grid, headerTitles, numberIn, parseTsv, rowAt, selectedIndexes, setClipboard, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 1200, sampleOrders: 300 });
 

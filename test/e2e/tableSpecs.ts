@@ -1,5 +1,5 @@
 /**
- * Helpers shared by the table specs: syncing the sample data through the UI, reading the grid,
+ * What the table specs share: syncing the sample data through the UI, reading the grid,
  * the clipboard and the status bar, and running axe in both themes.
  */
 import AxeBuilder from '@axe-core/playwright';
