@@ -28,3 +28,30 @@ export function withSelected<V extends Value>(options: readonly FacetOption<V>[]
   const missing = [...new Set(selected)].filter((v) => !present.has(v)).map((v) => ({ value: v, label: String(v), count: 0 }));
   return [...options, ...missing];
 }
+
+/**
+ * The options in the order the person saw them before ticking one: facet counts change with every
+ * ticked value (and the cache sorts by count), but an option must not jump away from under the
+ * pointer. With nothing ticked the cache's order is taken as is; once something is ticked, options
+ * keep their earlier places and new ones follow.
+ * @param previous the values in the order shown last time (undefined the first time)
+ * @returns the options in order, and the order to remember for next time
+ */
+export function stableOrder<V extends Value>(
+  previous: readonly V[] | undefined,
+  options: readonly FacetOption<V>[],
+  selected: readonly V[],
+): { options: FacetOption<V>[]; order: V[] } {
+  if (selected.length === 0 || !previous) return { options: [...options], order: options.map((o) => o.value) };
+  const byValue = new Map(options.map((o) => [o.value, o]));
+  const out: FacetOption<V>[] = [];
+  for (const v of previous) {
+    const o = byValue.get(v);
+    if (o) {
+      out.push(o);
+      byValue.delete(v);
+    }
+  }
+  out.push(...byValue.values());
+  return { options: out, order: out.map((o) => o.value) };
+}

@@ -16,7 +16,11 @@ import type { Resource } from '../../../shared/serviceRecords.ts';
 import { bridge, call, errorText } from '../lib/api.ts';
 import { formatWhen, resourceTitle } from '../lib/format.ts';
 import { loadSetting, saveSetting } from '../lib/storage.ts';
-import { createContactsModel, createOrdersModel } from './models.ts';
+import type { ListSnapshot } from './listModel.svelte.ts';
+import { createContactsModel, createOrdersModel, type ContactFilters, type OrderFilters } from './models.ts';
+import { NavigationHistory, type Place } from './navigation.svelte.ts';
+import { UiLayout } from './uiLayout.svelte.ts';
+import type { ContactSortColumn, OrderSortColumn } from '../../../shared/query.ts';
 
 export const VIEWS = ['contacts', 'orders', 'sync', 'profiles'] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -34,6 +38,23 @@ export interface StatusLine {
   tone: 'ok' | 'muted' | 'warn' | 'error';
   text: string;
   action: 'profiles' | 'sync' | null;
+}
+
+/** A long piece of work the page does (copying many rows), shown in the status bar with its progress. */
+export interface PageTask {
+  label: string;
+  done: number;
+  total: number;
+  cancel: () => void;
+}
+
+/** Where Back returns to. */
+export type AppPlace = Place<ViewName, ListSnapshot<ContactFilters, ContactSortColumn>, ListSnapshot<OrderFilters, OrderSortColumn>>;
+
+/** What a followed link to a contact knows of it, to find it when it is not in the table as it stands. */
+export interface ContactHint {
+  fullName: string;
+  email: string;
 }
 
 /** The resources a sync reads, in the order it reads them (the core syncs contacts, then orders). */
@@ -69,6 +90,14 @@ export class AppState {
 
   readonly contacts = createContactsModel();
   readonly orders = createOrdersModel();
+  /** Pane sizes and the sidebar. */
+  readonly layout = new UiLayout();
+  /** Back and Forward. */
+  readonly history: NavigationHistory<ViewName, AppPlace['contacts'], AppPlace['orders']> = new NavigationHistory(this);
+  /** Long work of the page in progress (copying many rows), or null. */
+  task = $state.raw<PageTask | null>(null);
+  /** Names of contacts the orders view was scoped to ("orders that include Jane Doe"), by id. */
+  contactNames = $state<Record<string, string>>({});
 
   activeProfile = $derived(this.profiles.find((p) => p.id === this.activeProfileId) ?? null);
   /**
@@ -88,6 +117,9 @@ export class AppState {
   });
 
   hasData = $derived((this.syncStatus?.resources.contacts.rows ?? 0) + (this.syncStatus?.resources.orders.rows ?? 0) > 0 || this.dataAsOf !== null);
+
+  /** Why Export cannot run yet (nothing is cached), or null. */
+  exportUnavailable = $derived(this.hasData ? null : 'Nothing is cached yet: sync first, then export.');
 
   /**
    * Overall progress of the running sync, 0–1, or null when unknown. The app syncs both resources,
@@ -198,6 +230,7 @@ export class AppState {
       if (!VIEWS.includes(this.view)) this.view = 'contacts';
       this.contacts.useProfile(list.activeProfileId);
       this.orders.useProfile(list.activeProfileId);
+      this.history.clear();
       if (!initial) void this.refreshStatus();
     }
   }
@@ -262,10 +295,67 @@ export class AppState {
     });
   }
 
-  /** Switches the main view and remembers it for this profile. */
-  setView(view: ViewName): void {
+  /**
+   * Switches the main view and remembers it for this profile.
+   * @param record Back returns to the view left (false while a link or Back itself switches)
+   */
+  setView(view: ViewName, record = true): void {
+    if (view !== this.view && record) this.history.record();
     this.view = view;
     if (this.activeProfileId) saveSetting(`profile:${this.activeProfileId}:view`, view);
+  }
+
+  /** Where the person is: the view, and both tables' search, filters, selection and scroll position. */
+  capture(): AppPlace {
+    return { view: this.view, contacts: this.contacts.snapshot(), orders: this.orders.snapshot() };
+  }
+
+  /** Puts the person back where they were (Back, Forward). */
+  async restore(place: AppPlace): Promise<void> {
+    this.setView(place.view, false);
+    await Promise.all([this.contacts.restore(place.contacts), this.orders.restore(place.orders)]);
+  }
+
+  /**
+   * Follows a link to an order: the orders view with the order selected, scrolled to and open. When
+   * the orders view as it stands does not show it, it is scoped to the orders of `via` (the contact
+   * whose detail the link was in).
+   */
+  async openOrder(orderId: string, via?: { id: string; name: string }): Promise<void> {
+    this.history.record();
+    this.setView('orders', false);
+    if (await this.orders.reveal(orderId)) return;
+    if (via) {
+      this.contactNames = { ...this.contactNames, [via.id]: via.name };
+      await this.orders.setScope({ contactId: via.id });
+      if (await this.orders.reveal(orderId)) return;
+    }
+    this.orders.openDetail(orderId);
+  }
+
+  /**
+   * Follows a link to a contact: the contacts view with the contact selected, scrolled to and open.
+   * When the view as it stands does not show it, it searches for the contact's email (or name).
+   */
+  async openContact(contactId: string, hint?: ContactHint): Promise<void> {
+    this.history.record();
+    this.setView('contacts', false);
+    if (await this.contacts.reveal(contactId)) return;
+    const search = hint?.email || hint?.fullName;
+    if (search) {
+      await this.contacts.setScope({}, search);
+      if (await this.contacts.reveal(contactId)) return;
+    }
+    this.contacts.openDetail(contactId);
+  }
+
+  /** The orders view scoped to the orders that include a contact (named in its strip). */
+  async showOrdersOf(contactId: string, name: string): Promise<void> {
+    this.history.record();
+    this.contactNames = { ...this.contactNames, [contactId]: name };
+    this.setView('orders', false);
+    this.orders.closeDetail();
+    await this.orders.setScope({ contactId });
   }
 
   /** Starts a sync of both resources. */

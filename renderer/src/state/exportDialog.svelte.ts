@@ -1,17 +1,53 @@
 /**
  * The state behind the export dialog: what to export (contacts, orders or recipients; the rows of
- * the current view or everything in the cache), which columns, the CSV format (remembered across
- * sessions), and a running export's progress, then its file or its error.
+ * the current view, the rows selected in it, or everything in the cache), which columns, the CSV
+ * format (remembered across sessions), and a running export's progress, then its file or its error.
  */
 import type { CsvOptions, ExportColumn, ExportKind, ExportRequest, ExportResult } from '../../../shared/contract.ts';
 import type { ContactQuery, OrderQuery, RowCount } from '../../../shared/query.ts';
-import { bridge, call, errorText } from '../lib/api.ts';
+import { bridge, call, errorText, toDisplayError } from '../lib/api.ts';
+import { orderedColumns } from '../lib/columns.ts';
+import { count, isOpenEnded } from '../lib/selection.ts';
 import { loadSetting, saveSetting } from '../lib/storage.ts';
 import type { AppState } from './app.svelte.ts';
 import { withLocalCreatedDays } from './models.ts';
 
 /** What each kind of export is called in the dialog. */
 export const EXPORT_KIND_LABEL: Record<ExportKind, string> = { contacts: 'Contacts', orders: 'Orders', recipients: 'Recipients' };
+
+/** Which rows an export writes. */
+export type ExportScope = 'view' | 'selection' | 'all';
+
+/**
+ * The export columns behind each table column, in the table's default order: "Columns of the
+ * table" exports what the table shows, in its order.
+ */
+const TABLE_EXPORT_KEYS: Record<'contacts' | 'orders', [string, string[]][]> = {
+  contacts: [
+    ['name', ['fullName']],
+    ['company', ['companyName']],
+    ['email', ['email']],
+    ['phone', ['phoneNo', 'extension']],
+    ['city', ['city']],
+    ['state', ['state']],
+    ['zip', ['zip']],
+    ['labels', ['labels']],
+    ['verified', ['isVerified']],
+    ['created', ['createdAt']],
+  ],
+  orders: [
+    ['id', ['id']],
+    ['campaign', ['campaignName']],
+    ['product', ['productName']],
+    ['template', ['templateTitle']],
+    ['status', ['status']],
+    ['recipients', ['recipients']],
+    ['delivered', ['delivered']],
+    ['liveMode', ['isLiveMode']],
+    ['schedule', ['scheduleType']],
+    ['deliveryDate', ['deliveryDate']],
+  ],
+};
 
 /** Rows written so far of a running export. */
 export interface ExportProgressState {
@@ -28,12 +64,16 @@ export class ExportDialogState {
   #cancelWanted = false;
 
   kind = $state<ExportKind>('contacts');
-  /** The rows of the current view (search, filters, sort) or everything in the cache. */
-  scope = $state<'view' | 'all'>('view');
+  /** The rows of the current view (search, filters, sort), those selected in it, or everything in the cache. */
+  scope = $state<ExportScope>('view');
   /** The columns this kind offers, in default order. */
   columns = $state.raw<ExportColumn[]>([]);
   /** Column keys to their checkbox. */
   chosen = $state<Record<string, boolean>>({});
+  /** The order to write the checked columns in (the table's), or null for the default order. */
+  order = $state.raw<string[] | null>(null);
+  /** Reading the selected rows' ids before an export: how many so far, or null. */
+  reading = $state.raw<{ done: number; total: number } | null>(null);
   /** Why the columns could not be read, or null. */
   columnsError = $state<string | null>(null);
   delimiter = $state<CsvOptions['delimiter']>('comma');
@@ -48,8 +88,8 @@ export class ExportDialogState {
   /** Why the export failed, or null. */
   error = $state<string | null>(null);
 
-  /** Keys of the checked columns, in default order. */
-  selectedColumns = $derived(this.columns.filter((c) => this.chosen[c.key]).map((c) => c.key));
+  /** Keys of the checked columns, in the order they are written. */
+  selectedColumns = $derived((this.order ?? this.columns.map((c) => c.key)).filter((k) => this.chosen[k]));
 
   /** @param app the app whose contacts and orders views "current view" means */
   constructor(app: AppState) {
@@ -75,6 +115,29 @@ export class ExportDialogState {
     return this.#viewModel.activeFilterCount > 0 || this.#viewModel.appliedSearch.trim() !== '';
   }
 
+  /** Rows selected in the table this kind of export reads (its orders for recipients). */
+  get selectedCount(): number {
+    return this.#viewModel.selectedCount;
+  }
+
+  /** The table's shown columns as this kind's export columns, in the table's order (none for recipients). */
+  get tableColumns(): string[] {
+    if (this.kind === 'recipients') return [];
+    const model = this.#viewModel;
+    const pairs = TABLE_EXPORT_KEYS[this.kind];
+    const hidden = model.layout.hidden;
+    const shown = orderedColumns(pairs.map(([key]) => ({ key })), model.layout).filter((c, i) => i === 0 || !hidden.includes(c.key));
+    return shown.flatMap((c) => pairs.find(([key]) => key === c.key)?.[1] ?? []);
+  }
+
+  /** Checks exactly the columns the table shows, in its order. */
+  useTableColumns(): void {
+    const keys = this.tableColumns.filter((k) => this.columns.some((c) => c.key === k));
+    const rest = this.columns.map((c) => c.key).filter((k) => !keys.includes(k));
+    this.order = [...keys, ...rest];
+    this.chosen = Object.fromEntries(keys.map((k) => [k, true]));
+  }
+
   /** The running export is known to the main process and can be cancelled. */
   get cancellable(): boolean {
     return this.#exportId !== null;
@@ -85,9 +148,9 @@ export class ExportDialogState {
    * @param kind what to offer first
    * @param fromView opened from a table, whose rows are then offered first; else everything
    */
-  reset(kind: ExportKind, fromView: boolean): void {
+  reset(kind: ExportKind, scope: ExportScope): void {
     this.kind = kind;
-    this.scope = fromView ? 'view' : 'all';
+    this.scope = scope === 'selection' && this.selectedCount === 0 ? 'view' : scope;
     this.result = null;
     this.error = null;
     this.progress = null;
@@ -100,6 +163,7 @@ export class ExportDialogState {
       .then((columns) => {
         if (this.kind !== kind) return;
         this.columns = columns;
+        this.order = null;
         this.chosen = Object.fromEntries(columns.map((c) => [c.key, true]));
       })
       .catch((e: unknown) => (this.columnsError = errorText(e)));
@@ -107,11 +171,13 @@ export class ExportDialogState {
 
   /** Checks every column. */
   selectAll(): void {
+    this.order = null;
     this.chosen = Object.fromEntries(this.columns.map((c) => [c.key, true]));
   }
 
   /** Unchecks every column. */
   selectNone(): void {
+    this.order = null;
     this.chosen = {};
   }
 
@@ -142,29 +208,52 @@ export class ExportDialogState {
   async run(): Promise<void> {
     const options: CsvOptions = { delimiter: this.delimiter, bom: this.bom, neutralizeFormulas: this.neutralize };
     saveSetting('export', options);
-    const columns = this.selectedColumns.length === this.columns.length ? null : this.selectedColumns;
+    const columns = this.selectedColumns.length === this.columns.length && this.order === null ? null : this.selectedColumns;
     const kind = this.kind;
-    const all = this.scope !== 'view';
-    let request: ExportRequest;
-    if (kind === 'contacts') {
-      request = { kind, query: all ? null : withLocalCreatedDays($state.snapshot(this.#app.contacts.query) as ContactQuery), columns, options };
-    } else {
-      request = { kind, query: all ? null : ($state.snapshot(this.#app.orders.query) as OrderQuery), columns, options };
-    }
     this.running = true;
     this.#cancelWanted = false;
     this.error = null;
     this.result = null;
     this.progress = null;
     this.#exportId = null;
+    let ids: string[] | null = null;
     try {
+      ids = this.scope === 'selection' ? await this.#selectedIds() : null;
+      const all = this.scope === 'all';
+      let request: ExportRequest;
+      if (kind === 'contacts') {
+        const query = withLocalCreatedDays($state.snapshot(this.#app.contacts.query) as ContactQuery);
+        request = { kind, query: all ? null : withIds(query, ids), columns, options };
+      } else {
+        const query = $state.snapshot(this.#app.orders.query) as OrderQuery;
+        request = { kind, query: all ? null : withIds(query, ids), columns, options };
+      }
       const result = await call('exportCsv', request);
       this.result = result.path === null ? null : result; // save dialog cancelled: stay in the form
     } catch (e) {
-      this.error = errorText(e);
+      // A main process without the `ids` field refuses a query that names rows.
+      this.error =
+        ids !== null && toDisplayError(e).code === 'VALIDATION' && errorText(e).includes('"ids"')
+          ? 'This version of Letterdesk can export every row of the table but not a part of it: select all rows (Ctrl+A or ⌘A), or choose “Current view”.'
+          : errorText(e);
     } finally {
       this.running = false;
+      this.reading = null;
     }
+  }
+
+  /**
+   * The ids of the selected rows, read from the cache in chunks; null when every row of the view is
+   * selected (the view's query then names exactly those rows).
+   */
+  async #selectedIds(): Promise<string[] | null> {
+    const model = this.#viewModel;
+    const total = await model.exactTotal();
+    if (isOpenEnded(model.selection) || count(model.selection, total) === total) return null;
+    const ids: string[] = [];
+    this.reading = { done: 0, total: model.selectedCount };
+    await model.readSelected((rows: { id: string }[]) => ids.push(...rows.map((r) => r.id)), { onProgress: (done, all) => (this.reading = { done, total: all }) });
+    return ids;
   }
 
   /** Cancels the running export (once its id is known, at once or when it arrives). */
@@ -189,4 +278,15 @@ export class ExportDialogState {
       this.error = errorText(e);
     }
   }
+}
+
+/**
+ * A view's query narrowed to the rows with these ids (the selection), or the query itself for null.
+ * `ids` (the rows whose id is in the list, in the query's order) is a field the main process's
+ * query schemas and cache must accept; a main process without it refuses the request as invalid.
+ */
+function withIds<Q extends ContactQuery | OrderQuery>(query: Q, ids: string[] | null): Q {
+  if (ids === null) return query;
+  const narrowed: Q & { ids: string[] } = { ...query, ids };
+  return narrowed;
 }

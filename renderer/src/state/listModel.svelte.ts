@@ -1,12 +1,15 @@
 /**
- * The state behind one virtualized list view (contacts or orders): search text, filters, sort,
- * column widths, a small cache of row pages, the total, facets, the selection and the open detail.
+ * The state behind one virtualized list view (contacts or orders): search text, filters, sort, the
+ * column layout, a small cache of row pages, the total, facets, the selection and the open detail.
  *
  * Queries never flicker: while a new search or filter is being answered, the old rows stay on screen
- * and are replaced in one step when the first page of the new result arrives.
+ * and are replaced in one step when the first page of the new result arrives. What the person does
+ * with the keyboard meanwhile waits for that page and then acts on the new rows ({@link act}).
  */
 import type { RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
 import { errorText, toDisplayError, type DisplayError } from '../lib/api.ts';
+import { clampWidth, defaultLayout, normaliseLayout, type ColumnLayout } from '../lib/columns.ts';
+import { ALL, count, has, isOpenEnded, NONE, span, toggle, union, windows, type RowSelection } from '../lib/selection.ts';
 import { loadSetting, profileKey, saveSetting } from '../lib/storage.ts';
 
 /** Rows per page request. */
@@ -15,14 +18,32 @@ export const PAGE_SIZE = 100;
 const MAX_PAGES = 60;
 /** Search debounce in milliseconds. */
 export const SEARCH_DEBOUNCE_MS = 120;
+/** Most rows one read of a selection asks the cache for (the contract's window limit). */
+export const READ_CHUNK = 1000;
+/** Windows of a selection read ahead while the previous one is handed on. */
+const READ_AHEAD = 3;
+/** How far into the result a followed link looks for its record before narrowing the view. */
+const REVEAL_SCAN = 5000;
 
 /** The calls a list view needs; the two views plug in their contract calls. */
-export interface ListSource<Row, Query, Facets> {
+export interface ListSource<Row, Query, Facets, Filters> {
   /** Which view: also the localStorage key of its settings. */
   name: 'contacts' | 'orders';
   page(query: Query, window: RowWindow): Promise<RowPage<Row>>;
   count(query: Query): Promise<RowCount>;
   facets(query: Query): Promise<Facets>;
+  /**
+   * Filters that cannot match anything by their nature (a date range that ends before it starts):
+   * what to tell the person and which filter fields to leave out of the query meanwhile.
+   */
+  check?(filters: Filters): FilterProblem<Filters> | null;
+}
+
+/** Filter values that cannot be meant as they stand. */
+export interface FilterProblem<Filters> {
+  message: string;
+  /** Fields left out of the query until they are fixed. */
+  drop: (keyof Filters)[];
 }
 
 /** Sort state of a view. */
@@ -31,10 +52,37 @@ export interface SortState<Column extends string> {
   direction: 'asc' | 'desc';
 }
 
+/** How a key press or click moves the current row: alone, extending the selection, or without selecting. */
+export type CursorMode = 'select' | 'extend' | 'move';
+
+/** Where the table should scroll: a row at the top, at the nearest edge, or in the middle. */
+export interface ScrollRequest {
+  index: number;
+  align: 'top' | 'nearest' | 'center';
+}
+
+/**
+ * Where a person was in a view: what Back returns to. Plain data (the selection's open end is
+ * `Infinity`, so it is kept in memory, not serialised).
+ */
+export interface ListSnapshot<Filters, Column extends string> {
+  searchText: string;
+  filters: Filters;
+  sort: SortState<Column> | null;
+  selection: RowSelection;
+  anchor: number;
+  cursor: number;
+  detailId: string | null;
+  /** The scroll position: the row at the top of the table, with the fraction of it scrolled past. */
+  top: number;
+}
+
 interface Persisted<Filters, Column extends string> {
   filters: Filters;
   sort: SortState<Column> | null;
-  widths: Record<string, number>;
+  layout?: unknown;
+  /** Column widths as remembered before layouts existed. */
+  widths?: Record<string, number>;
 }
 
 /**
@@ -42,7 +90,7 @@ interface Persisted<Filters, Column extends string> {
  * @typeParam Filters the query minus `search` and `sort` (every field optional)
  */
 export class ListModel<Row extends { id: string }, Filters extends object, Column extends string, Facets> {
-  readonly source: ListSource<Row, Filters & { search?: string; sort?: SortState<Column> }, Facets>;
+  readonly source: ListSource<Row, Filters & { search?: string; sort?: SortState<Column> }, Facets, Filters>;
 
   /** Text in the search box (applied after the debounce). */
   searchText = $state('');
@@ -50,7 +98,8 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   appliedSearch = $state('');
   filters = $state.raw<Filters>({} as Filters);
   sort = $state.raw<SortState<Column> | null>(null);
-  widths = $state<Record<string, number>>({});
+  /** Which columns show, in which order and width. */
+  layout = $state.raw<ColumnLayout>(defaultLayout());
 
   /** Row count of the result on screen; null before the first answer. */
   total = $state.raw<RowCount | null>(null);
@@ -64,20 +113,29 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     return this.failure ? errorText(this.failure) : null;
   }
 
-  selectedIndex = $state(-1);
+  /** The current row (keyboard focus inside the table), or -1. */
+  cursor = $state(-1);
+  /** Where Shift+click and Shift+arrows extend the selection from. */
+  anchor = $state(-1);
+  /** The selected rows, by index in the result. */
+  selection = $state.raw<RowSelection>(NONE);
   /** Id of the record whose detail panel is open. */
   detailId = $state<string | null>(null);
 
   /** Bumped whenever rows arrive, so the table re-reads {@link rowAt}. */
   version = $state(0);
-  /** Bumped when a new result replaces the old one: the table scrolls back to the top. */
-  resetToken = $state(0);
+  /** Where the table should scroll next (a new object each time). */
+  scrollRequest = $state.raw<ScrollRequest | null>(null);
+
+  /** Filter values that cannot match as they stand, or null. */
+  filterProblem = $derived.by(() => this.source.check?.(this.filters) ?? null);
 
   /** The query the next fetch sends (a plain object, safe to pass across IPC). */
   query = $derived.by(() => {
     const q: Record<string, unknown> = {};
+    const dropped: PropertyKey[] = this.filterProblem?.drop ?? [];
     for (const [k, v] of Object.entries(this.filters)) {
-      if (v === undefined || v === null || v === '') continue;
+      if (v === undefined || v === null || v === '' || dropped.includes(k)) continue;
       if (Array.isArray(v) && v.length === 0) continue;
       q[k] = Array.isArray(v) ? [...v] : v;
     }
@@ -92,6 +150,9 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     Object.values(this.filters).filter((v) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)).length,
   );
 
+  /** Rows selected (with an open-ended selection, counted against the total on screen). */
+  selectedCount = $derived(count(this.selection, this.total?.count ?? 0));
+
   // Deliberately not reactive: the table re-reads rows when `version` changes, so one bump covers
   // a whole page instead of one signal per row.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
@@ -102,90 +163,122 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   #debounce: ReturnType<typeof setTimeout> | undefined;
   #profileId: string | null = null;
   #visible: [number, number] = [0, 40];
+  #top = 0;
   /** The open detail follows the selection onto a row whose page is still loading. */
   #followSelection = false;
-  /** After the cache changed: the selected record, to select again where its page puts it now. */
+  /** After the cache changed: the current record, to select again where its page puts it now. */
   #reselectId: string | null = null;
+  /** Search text was typed and its query is not sent yet (the debounce runs). */
+  #typing = false;
+  /** A new result's first page is on its way. */
+  #pendingResult = false;
+  /** Actions that wait for the new result, in the order they came. */
+  #queued: (() => void)[] = [];
+  /** Resolvers of {@link whenSettled}. */
+  #settledWaiters: (() => void)[] = [];
+  /** End was pressed while the total was a lower bound: the last row is selected once it is counted. */
+  #endWanted: CursorMode | null = null;
 
   constructor(source: ListModel<Row, Filters, Column, Facets>['source']) {
     this.source = source;
   }
 
-  /** Switches to a profile: loads its remembered filters, sort and widths, then queries. */
+  /** Switches to a profile: loads its remembered filters, sort and layout, then queries. */
   useProfile(profileId: string | null): void {
     this.#profileId = profileId;
-    const saved = loadSetting<Persisted<Filters, Column>>(profileKey(profileId, this.source.name), {
-      filters: {} as Filters,
-      sort: null,
-      widths: {},
-    });
+    const saved = loadSetting<Persisted<Filters, Column>>(profileKey(profileId, this.source.name), { filters: {} as Filters, sort: null });
     this.filters = (saved.filters ?? {}) as Filters;
     this.sort = saved.sort ?? null;
-    this.widths = saved.widths ?? {};
+    this.layout = normaliseLayout(saved.layout ?? { widths: saved.widths ?? {} });
     this.searchText = '';
     this.appliedSearch = '';
     this.detailId = null;
-    this.selectedIndex = -1;
+    this.#clearSelection();
     this.#followSelection = false;
     this.#reselectId = null;
     this.total = null;
     this.facets = null;
     this.#pages.clear();
+    this.#queued = [];
     this.version++;
     if (profileId) void this.refresh();
+  }
+
+  /** A new result is on its way (search typed, query sent): key presses wait for it. */
+  get #awaiting(): boolean {
+    return this.#typing || this.#pendingResult;
   }
 
   #persist(): void {
     saveSetting(profileKey(this.#profileId, this.source.name), {
       filters: $state.snapshot(this.filters),
       sort: this.sort,
-      widths: $state.snapshot(this.widths),
+      layout: this.layout,
     });
   }
+
+  // ---- search, filters, sort ----------------------------------------------------------------
 
   /** Updates the search box; the query runs after {@link SEARCH_DEBOUNCE_MS}. */
   setSearch(text: string): void {
     this.searchText = text;
     clearTimeout(this.#debounce);
-    this.#debounce = setTimeout(() => {
-      if (this.appliedSearch === this.searchText) return;
-      this.appliedSearch = this.searchText;
-      void this.refresh();
-    }, SEARCH_DEBOUNCE_MS);
+    this.#typing = text !== this.appliedSearch;
+    this.#debounce = setTimeout(() => this.flushSearch(), SEARCH_DEBOUNCE_MS);
   }
 
   /** Applies the search box immediately (Enter in the box). */
   flushSearch(): void {
     clearTimeout(this.#debounce);
-    if (this.appliedSearch === this.searchText) return;
+    this.#typing = false;
+    if (this.appliedSearch === this.searchText) {
+      this.#settle();
+      return;
+    }
     this.appliedSearch = this.searchText;
     void this.refresh();
   }
 
+  /** Sets the search and applies it at once (a link, "Search for this value"). */
+  searchFor(text: string): Promise<void> {
+    clearTimeout(this.#debounce);
+    this.#typing = false;
+    this.searchText = text;
+    this.appliedSearch = text;
+    return this.refresh();
+  }
+
   /** Replaces one filter field (an empty list or undefined removes it). */
-  setFilter<K extends keyof Filters>(key: K, value: Filters[K] | undefined): void {
+  setFilter<K extends keyof Filters>(key: K, value: Filters[K] | undefined): Promise<void> {
     const next = { ...this.filters } as Filters;
     if (value === undefined || (Array.isArray(value) && value.length === 0)) delete next[key];
     else next[key] = value;
     this.filters = next;
     this.#persist();
-    void this.refresh();
+    return this.refresh();
   }
 
   /** Adds or removes one value of a list filter. */
   toggleFilterValue<K extends keyof Filters>(key: K, value: unknown): void {
     const current = (this.filters[key] as unknown[] | undefined) ?? [];
     const next = current.includes(value) ? current.filter((v) => v !== value) : [...current, value];
-    this.setFilter(key, next as Filters[K]);
+    void this.setFilter(key, next as Filters[K]);
+  }
+
+  /** Replaces the filters and the search at once (a followed link's scope). */
+  setScope(filters: Filters, search = ''): Promise<void> {
+    clearTimeout(this.#debounce);
+    this.#typing = false;
+    this.filters = filters;
+    this.searchText = search;
+    this.appliedSearch = search;
+    this.#persist();
+    return this.refresh();
   }
 
   /** Removes every filter and the search. */
   clearFilters(): void {
-    this.filters = {} as Filters;
-    this.searchText = '';
-    this.appliedSearch = '';
-    this.#persist();
-    void this.refresh();
+    void this.setScope({} as Filters);
   }
 
   /** Click on a column header: ascending → descending → default order. */
@@ -197,11 +290,29 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     void this.refresh();
   }
 
-  /** Remembers a column width (px). */
-  setWidth(key: string, width: number): void {
-    this.widths[key] = Math.round(width);
+  // ---- column layout ------------------------------------------------------------------------
+
+  /** Replaces the column layout and remembers it. */
+  setLayout(layout: ColumnLayout): void {
+    this.layout = layout;
     this.#persist();
   }
+
+  /**
+   * Sets a column's width (px); `remember` false while a drag is in progress (the last width of
+   * the drag is remembered).
+   */
+  setWidth(key: string, width: number, min?: number, remember = true): void {
+    this.layout = { ...this.layout, widths: { ...this.layout.widths, [key]: clampWidth(width, min) } };
+    if (remember) this.#persist();
+  }
+
+  /** Every column back: default order, all shown, default widths. */
+  resetLayout(): void {
+    this.setLayout(defaultLayout());
+  }
+
+  // ---- rows ---------------------------------------------------------------------------------
 
   /** The row at `index`, or undefined while its page is loading. Reactive via {@link version}. */
   rowAt(index: number): Row | undefined {
@@ -210,12 +321,16 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     return page?.[index % PAGE_SIZE];
   }
 
-  /** The selected row, when loaded. */
-  selectedRow = $derived.by(() => (this.selectedIndex >= 0 ? this.rowAt(this.selectedIndex) : undefined));
+  /** The current row, when loaded. */
+  cursorRow = $derived.by(() => (this.cursor >= 0 ? this.rowAt(this.cursor) : undefined));
 
-  /** The table reports its visible range; missing pages are fetched. */
-  ensureRange(start: number, end: number): void {
+  /**
+   * The table reports its visible range; missing pages are fetched.
+   * @param top the scroll position in rows (fractional; what Back scrolls back to)
+   */
+  ensureRange(start: number, end: number, top = start): void {
     this.#visible = [start, end];
+    this.#top = top;
     const total = this.total?.count ?? 0;
     if (total === 0) return;
     const last = Math.min(end, total - 1);
@@ -248,12 +363,16 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     if (this.#reselectId !== null) {
       const at = rows.findIndex((r) => r.id === this.#reselectId);
       if (at >= 0) {
-        this.selectedIndex = p * PAGE_SIZE + at;
+        const index = p * PAGE_SIZE + at;
+        this.cursor = index;
+        this.anchor = index;
+        if (!isOpenEnded(this.selection)) this.selection = span(index, index);
         this.#reselectId = null;
+        this.scrollRequest = { index, align: 'nearest' };
       }
     }
     if (this.#followSelection && this.detailId !== null) {
-      const row = this.rowAt(this.selectedIndex);
+      const row = this.rowAt(this.cursor);
       if (row) {
         this.detailId = row.id;
         this.#followSelection = false;
@@ -273,18 +392,22 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /**
    * Runs the current query. The old rows stay until the first page of the answer arrives.
-   * @param keepPosition re-read the rows around the current scroll position (cache changed) instead
-   *   of starting from the top
+   * @param options.keepPosition re-read the rows around the current scroll position (the cache
+   *   changed) instead of starting from the top; the current record stays current
+   * @param options.restore put the selection, detail and scroll position back as they were (Back)
    */
-  async refresh(keepPosition = false): Promise<void> {
+  async refresh(options: { keepPosition?: boolean; restore?: ListSnapshot<Filters, Column> } | boolean = {}): Promise<void> {
+    const { keepPosition = false, restore } = typeof options === 'boolean' ? { keepPosition: options } : options;
     const gen = ++this.#gen;
     this.#inflight.clear();
     this.loading = true;
+    if (!keepPosition) this.#pendingResult = true;
     const query = $state.snapshot(this.query) as typeof this.query;
-    const firstPage = keepPosition ? Math.floor(this.#visible[0] / PAGE_SIZE) : 0;
-    // The rows may have moved (a sync published new records): the selection stays on its record,
-    // not on its old row number.
-    const selectedId = keepPosition ? (this.#reselectId ?? this.selectedRow?.id ?? null) : null;
+    const top = restore ? restore.top : keepPosition ? this.#visible[0] : 0;
+    const firstPage = Math.floor(top / PAGE_SIZE);
+    // The rows may have moved (a sync published new records): the current row stays on its
+    // record, not on its old row number.
+    const currentId = keepPosition ? (this.#reselectId ?? this.cursorRow?.id ?? null) : null;
     try {
       const page = await this.source.page(query, { offset: firstPage * PAGE_SIZE, limit: PAGE_SIZE });
       if (gen !== this.#gen) return;
@@ -294,31 +417,46 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       this.failure = null;
       this.#followSelection = false;
       this.#reselectId = null;
-      if (!keepPosition) {
-        this.selectedIndex = -1;
-        this.resetToken++;
-      } else if (selectedId !== null) {
-        // Until its page arrives (or for good, when it is gone) no row is highlighted.
-        this.selectedIndex = -1;
-        this.#reselectId = selectedId;
+      if (restore) {
+        this.#applyPosition(restore);
+      } else if (!keepPosition) {
+        this.#clearSelection();
+        this.scrollRequest = { index: 0, align: 'top' };
+      } else if (currentId !== null) {
+        // Until its page arrives (or for good, when it is gone) no row is current; a selection of
+        // every row stays whole, any other is narrowed to the current record.
+        this.cursor = -1;
+        if (!isOpenEnded(this.selection)) this.selection = NONE;
+        this.#reselectId = currentId;
         this.#placeSelection(firstPage, page.rows);
       }
       this.version++;
       this.loading = false;
-      this.ensureRange(keepPosition ? this.#visible[0] : 0, keepPosition ? this.#visible[1] : 60);
+      this.ensureRange(top, top + 60, top);
+      this.#pendingResult = false;
+      this.#settle();
       if (!page.total.exact) void this.#exactCount(query, gen);
       void this.#loadFacets(query, gen);
     } catch (error) {
       if (gen !== this.#gen) return;
       this.loading = false;
       this.failure = toDisplayError(error);
+      this.#queued = [];
+      this.#pendingResult = false;
+      this.#settle();
     }
   }
 
   async #exactCount(query: typeof this.query, gen: number): Promise<void> {
     try {
-      const count = await this.source.count(query);
-      if (gen === this.#gen) this.total = count;
+      const exact = await this.source.count(query);
+      if (gen !== this.#gen) return;
+      this.total = exact;
+      const mode = this.#endWanted;
+      if (mode !== null) {
+        this.#endWanted = null;
+        this.cursorTo(exact.count - 1, mode);
+      }
     } catch {
       // The lower bound stays on screen.
     }
@@ -333,28 +471,145 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     }
   }
 
-  /** Moves the selection by `delta` rows (clamped); opens the detail of the new row if one is open. */
-  moveSelection(delta: number): void {
-    const total = this.total?.count ?? 0;
-    if (total === 0) return;
-    const next = Math.max(0, Math.min(total - 1, (this.selectedIndex < 0 ? (delta > 0 ? -1 : total) : this.selectedIndex) + delta));
-    this.select(next);
+  /** Once the new result is on screen (and no search is still being typed): actions that waited for it run now, in order. */
+  #settle(): void {
+    if (this.#awaiting) return;
+    const queued = this.#queued;
+    this.#queued = [];
+    for (const action of queued) action();
+    const waiters = this.#settledWaiters;
+    this.#settledWaiters = [];
+    for (const w of waiters) w();
   }
 
-  /** Selects a row; the open detail panel follows the selection. */
-  select(index: number): void {
-    this.selectedIndex = index;
+  /** Resolves once no new result is on its way (at once when none is). */
+  whenSettled(): Promise<void> {
+    if (!this.#awaiting) return Promise.resolve();
+    return new Promise((resolve) => this.#settledWaiters.push(resolve));
+  }
+
+  /**
+   * Runs an action of the person's (a key press) on the result it was meant for: at once, or —
+   * while a new search or filter is being answered — as soon as its first rows are on screen.
+   */
+  act(action: () => void): void {
+    if (this.#awaiting) this.#queued.push(action);
+    else action();
+  }
+
+  /** The exact number of rows in the result (counted if the total on screen is a lower bound). */
+  async exactTotal(): Promise<number> {
+    if (this.total?.exact) return this.total.count;
+    const gen = this.#gen;
+    const exact = await this.source.count($state.snapshot(this.query) as typeof this.query);
+    if (gen === this.#gen) this.total = exact;
+    return exact.count;
+  }
+
+  // ---- selection ----------------------------------------------------------------------------
+
+  #clearSelection(): void {
+    this.cursor = -1;
+    this.anchor = -1;
+    this.selection = NONE;
+    this.#endWanted = null;
+  }
+
+  /** Whether row `index` is selected. Reactive via {@link selection}. */
+  isSelected(index: number): boolean {
+    return has(this.selection, index);
+  }
+
+  /**
+   * Moves the current row to `index` and changes the selection as `mode` says: `select` selects it
+   * alone, `extend` selects from the anchor to it, `move` leaves the selection as it is. An open
+   * detail follows the current row.
+   */
+  cursorTo(index: number, mode: CursorMode = 'select'): void {
+    const total = this.total?.count ?? 0;
+    if (total === 0 || index < 0) return;
+    const i = Math.min(index, total - 1);
+    this.#endWanted = null;
+    if (mode === 'select' || this.anchor < 0) {
+      this.anchor = i;
+      if (mode !== 'move') this.selection = span(i, i);
+    } else if (mode === 'extend') {
+      this.selection = span(this.anchor, i);
+    }
+    this.cursor = i;
     this.#reselectId = null;
-    if (this.detailId !== null) {
-      const row = this.rowAt(index);
-      if (row) this.detailId = row.id;
-      this.#followSelection = row === undefined;
+    this.scrollRequest = { index: i, align: 'nearest' };
+    this.#follow(i);
+  }
+
+  /** Selects one row alone (a click, the arrows). */
+  select(index: number): void {
+    this.cursorTo(index, 'select');
+  }
+
+  /** Moves the current row by `delta` rows (clamped). */
+  moveCursor(delta: number, mode: CursorMode = 'select'): void {
+    const total = this.total?.count ?? 0;
+    if (total === 0) return;
+    const from = this.cursor < 0 ? (delta > 0 ? -1 : total) : this.cursor;
+    this.cursorTo(Math.max(0, Math.min(total - 1, from + delta)), mode);
+  }
+
+  /** Moves to the last row of the result; waits for the exact count when only a lower bound is known. */
+  cursorToEnd(mode: CursorMode = 'select'): void {
+    if (!this.total || this.total.count === 0) return;
+    if (!this.total.exact) {
+      this.#endWanted = mode;
+      void this.exactTotal().catch(() => undefined);
+      return;
+    }
+    this.cursorTo(this.total.count - 1, mode);
+  }
+
+  /** Adds row `index` to the selection or takes it out (Ctrl+click, Space); it becomes current. */
+  toggleAt(index: number): void {
+    const total = this.total?.count ?? 0;
+    if (index < 0 || index >= total) return;
+    this.selection = toggle(this.selection, index);
+    this.cursor = index;
+    this.anchor = index;
+    this.#endWanted = null;
+    this.scrollRequest = { index, align: 'nearest' };
+    this.#follow(index);
+  }
+
+  /** Adds rows `from` to `to` to the selection (Ctrl+Shift+click). */
+  addSpan(from: number, to: number): void {
+    this.selection = union(this.selection, span(from, to));
+    this.cursor = to;
+    this.#follow(to);
+  }
+
+  /** Selects every row of the result, rendered or not (Ctrl+A). */
+  selectAll(): void {
+    if ((this.total?.count ?? 0) === 0) return;
+    this.selection = ALL;
+    if (this.cursor < 0) {
+      this.cursor = 0;
+      this.anchor = 0;
     }
   }
 
-  /** Opens the detail of the selected row (Enter). */
-  openSelected(): void {
-    const row = this.rowAt(this.selectedIndex);
+  /** Leaves only the current row selected (Escape). */
+  collapseSelection(): void {
+    this.selection = this.cursor >= 0 ? span(this.cursor, this.cursor) : NONE;
+  }
+
+  #follow(index: number): void {
+    if (this.detailId === null) return;
+    const row = this.rowAt(index);
+    if (row) this.detailId = row.id;
+    this.#followSelection = row === undefined;
+  }
+
+  /** Opens the detail of the current row (Enter). */
+  openCurrent(): void {
+    const row = this.rowAt(this.cursor);
     if (row) this.detailId = row.id;
   }
 
@@ -367,5 +622,152 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   closeDetail(): void {
     this.detailId = null;
     this.#followSelection = false;
+  }
+
+  // ---- reading the selection ----------------------------------------------------------------
+
+  /** Rows `offset`… from the page cache, or null when one of their pages is not loaded. */
+  #cached(offset: number, limit: number): Row[] | null {
+    const out: Row[] = [];
+    for (let i = offset; i < offset + limit; ) {
+      const page = this.#pages.get(Math.floor(i / PAGE_SIZE));
+      if (!page) return null;
+      const from = i % PAGE_SIZE;
+      const take = Math.min(PAGE_SIZE - from, offset + limit - i);
+      if (page.length < from + take) return null;
+      out.push(...page.slice(from, from + take));
+      i += take;
+    }
+    return out;
+  }
+
+  /**
+   * The selected rows, when every one of them is already on hand (no call needed), else null.
+   * Lets a copy put them on the clipboard within the key press's own event.
+   */
+  selectedRowsOnHand(): Row[] | null {
+    if (this.selectedCount === 0 || (isOpenEnded(this.selection) && !this.total?.exact)) return null;
+    const out: Row[] = [];
+    for (const w of windows(this.selection, this.total?.count ?? 0, READ_CHUNK)) {
+      const rows = this.#cached(w.offset, w.limit);
+      if (!rows) return null;
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  /**
+   * Reads the selected rows in result order, at most {@link READ_CHUNK} per call, handing each
+   * chunk to `take` (so a large selection never sits in memory as rows).
+   * @param options.signal stops between chunks (rejects with an AbortError)
+   * @param options.onProgress rows read so far and in all
+   * @returns the number of rows read
+   * @throws Error when the result changed meanwhile (a new search): the rows would not be the ones
+   *   selected; DisplayError when a read failed
+   */
+  async readSelected(take: (rows: Row[]) => void, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<number> {
+    const gen = this.#gen;
+    const query = $state.snapshot(this.query) as typeof this.query;
+    const selection = this.selection;
+    const total = isOpenEnded(selection) ? await this.exactTotal() : (this.total?.count ?? 0);
+    const wins = windows(selection, total, READ_CHUNK);
+    const all = wins.reduce((n, w) => n + w.limit, 0);
+    // A few windows are asked for ahead, so each call's transport overlaps the next one's read.
+    const pending: Promise<Row[]>[] = [];
+    let next = 0;
+    const askAhead = (): void => {
+      while (pending.length < READ_AHEAD && next < wins.length) {
+        const w = wins[next++] as RowWindow;
+        const cached = this.#cached(w.offset, w.limit);
+        const read = cached ? Promise.resolve(cached) : this.source.page(query, w).then((p) => p.rows);
+        // A read left over after a cancel or failure is not an unhandled rejection.
+        read.catch(() => undefined);
+        pending.push(read);
+      }
+    };
+    let done = 0;
+    askAhead();
+    for (let read = pending.shift(); read; read = pending.shift()) {
+      options.signal?.throwIfAborted();
+      const rows = await read;
+      options.signal?.throwIfAborted();
+      if (gen !== this.#gen) throw new Error('The table changed while its rows were being read (a new search or sync). Select the rows again.');
+      askAhead();
+      take(rows);
+      done += rows.length;
+      options.onProgress?.(done, all);
+    }
+    return done;
+  }
+
+  // ---- navigation ---------------------------------------------------------------------------
+
+  /** Where the person is in this view (for Back). */
+  snapshot(): ListSnapshot<Filters, Column> {
+    return {
+      searchText: this.searchText,
+      filters: this.filters,
+      sort: this.sort,
+      selection: this.selection,
+      anchor: this.anchor,
+      cursor: this.cursor,
+      detailId: this.detailId,
+      top: this.#top,
+    };
+  }
+
+  /** Returns to a snapshot: its search, filters and sort, then its selection, detail and scroll position. */
+  restore(snap: ListSnapshot<Filters, Column>): Promise<void> {
+    clearTimeout(this.#debounce);
+    this.#typing = false;
+    const before = JSON.stringify(this.query);
+    this.searchText = snap.searchText;
+    this.appliedSearch = snap.searchText;
+    this.filters = snap.filters;
+    this.sort = snap.sort;
+    this.#persist();
+    if (before === JSON.stringify(this.query) && this.total !== null && !this.#awaiting && !this.loading) {
+      this.#applyPosition(snap);
+      this.ensureRange(snap.top, snap.top + 60, snap.top);
+      return Promise.resolve();
+    }
+    return this.refresh({ restore: snap });
+  }
+
+  #applyPosition(snap: ListSnapshot<Filters, Column>): void {
+    this.selection = snap.selection;
+    this.anchor = snap.anchor;
+    this.cursor = snap.cursor;
+    this.detailId = snap.detailId;
+    this.#followSelection = false;
+    this.#endWanted = null;
+    this.scrollRequest = { index: snap.top, align: 'top' };
+  }
+
+  /**
+   * Finds a record in the result on screen (its first {@link REVEAL_SCAN} rows) and makes it the
+   * current, selected row, scrolled into the middle of the table, with its detail open.
+   * @returns false when it is not among them
+   */
+  async reveal(id: string): Promise<boolean> {
+    await this.whenSettled();
+    const gen = this.#gen;
+    const query = $state.snapshot(this.query) as typeof this.query;
+    const end = Math.min(REVEAL_SCAN, this.total?.count ?? 0);
+    for (let offset = 0; offset < end; offset += READ_CHUNK) {
+      const limit = Math.min(READ_CHUNK, end - offset);
+      const rows = this.#cached(offset, limit) ?? (await this.source.page(query, { offset, limit })).rows;
+      if (gen !== this.#gen) return false;
+      const at = rows.findIndex((r) => r.id === id);
+      if (at >= 0) {
+        const index = offset + at;
+        this.detailId = id;
+        this.cursorTo(index, 'select');
+        this.scrollRequest = { index, align: 'center' };
+        return true;
+      }
+      if (rows.length < limit) break;
+    }
+    return false;
   }
 }

@@ -3,7 +3,7 @@
  */
 import type { ContactFacets, ContactQuery, ContactRow, ContactSortColumn, OrderFacets, OrderQuery, OrderRow, OrderSortColumn } from '../../../shared/query.ts';
 import { call } from '../lib/api.ts';
-import { ListModel } from './listModel.svelte.ts';
+import { ListModel, type FilterProblem } from './listModel.svelte.ts';
 
 export type ContactFilters = Omit<ContactQuery, 'search' | 'sort'>;
 export type OrderFilters = Omit<OrderQuery, 'search' | 'sort'>;
@@ -32,6 +32,18 @@ export function withLocalCreatedDays(query: ContactQuery): ContactQuery {
   return out;
 }
 
+/**
+ * A Created range whose first day is after its last matches nothing by its nature: the person
+ * swapped the dates or is still picking them. The range is left out of the query until it is fixed.
+ */
+export function checkContactFilters(filters: ContactFilters): FilterProblem<ContactFilters> | null {
+  const { createdFrom, createdTo } = filters;
+  if (createdFrom && createdTo && createdFrom > createdTo) {
+    return { message: 'The Created range starts after it ends: choose a “From” day on or before the “To” day.', drop: ['createdFrom', 'createdTo'] };
+  }
+  return null;
+}
+
 /** A contacts list model backed by `queryContacts` / `countContacts` / `contactFacets`. */
 export function createContactsModel(): ContactsModel {
   return new ListModel<ContactRow, ContactFilters, ContactSortColumn, ContactFacets>({
@@ -39,6 +51,7 @@ export function createContactsModel(): ContactsModel {
     page: (query, window) => call('queryContacts', { query: withLocalCreatedDays(query), window }),
     count: (query) => call('countContacts', { query: withLocalCreatedDays(query) }),
     facets: (query) => call('contactFacets', { query: withLocalCreatedDays(query) }),
+    check: checkContactFilters,
   });
 }
 

@@ -1,0 +1,161 @@
+/**
+ * The table's columns in Chromium: the column menu (toolbar button and header right-click) hides,
+ * shows and moves columns and resets the layout; headers are dragged to reorder; the resize
+ * handles work with the mouse, a double-click (fit to content) and the keyboard (announced); the
+ * layout is remembered across a restart; the first column stays in view while scrolling sideways;
+ * default widths fit the usual content. Screenshot of the column menu in both themes.
+ */
+import type { Locator } from '@playwright/test';
+import { expect, test } from './harness.ts';
+import { expectAccessible, grid, headerTitles, rowAt, syncSample } from './tableSpecs.ts';
+
+test.use({ sampleContacts: 600, sampleOrders: 100 });
+
+/** Cells of a column whose text is cut (its content is wider than the cell). */
+async function clippedCells(table: Locator, key: string): Promise<string[]> {
+  return table.locator(`[role="row"] [data-col="${key}"]`).evaluateAll((cells) =>
+    cells.filter((c) => !c.querySelector('.skeleton') && c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent ?? ''),
+  );
+}
+
+async function widthOf(table: Locator, title: string): Promise<number> {
+  return Math.round((await table.getByRole('columnheader', { name: title, exact: true }).boundingBox())?.width ?? 0);
+}
+
+test('columns are shown, hidden, moved, resized and fitted, and remembered', async ({ app }) => {
+  test.setTimeout(180_000);
+  const { page } = app;
+  await syncSample(app);
+  const table = grid(page, 'Contacts');
+  const defaults = await headerTitles(table);
+  expect(defaults).toEqual(['Full name', 'Company', 'Email', 'Phone', 'City', 'State', 'ZIP', 'Labels', 'Verified', 'Created']);
+
+  // --- Default widths fit the usual content: state names, phone numbers with extensions --------
+  await expect(rowAt(table, 20).locator('.skeleton')).toHaveCount(0);
+  expect(await clippedCells(table, 'state')).toEqual([]);
+  expect(await clippedCells(table, 'phone')).toEqual([]);
+  expect(await clippedCells(table, 'zip')).toEqual([]);
+
+  // --- The column menu from the toolbar --------------------------------------------------------
+  const columnsButton = page.getByRole('button', { name: 'Columns' });
+  await columnsButton.click();
+  const menu = page.getByRole('dialog', { name: 'Contacts columns' });
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('checkbox', { name: 'Full name' })).toBeDisabled();
+  await expectAccessible(page, 'column menu');
+  await app.screenshot('tables-column-menu');
+  await menu.getByRole('checkbox', { name: 'Company' }).uncheck();
+  await menu.getByRole('button', { name: 'Move City left' }).click();
+  expect(await headerTitles(table)).toEqual(['Full name', 'Email', 'City', 'Phone', 'State', 'ZIP', 'Labels', 'Verified', 'Created']);
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(columnsButton).toBeFocused();
+
+  // --- Header right-click opens it where the pointer is ------------------------------------------
+  const zipHeader = table.getByRole('columnheader', { name: 'ZIP', exact: true });
+  await zipHeader.click({ button: 'right' });
+  await expect(menu).toBeVisible();
+  const at = (await zipHeader.boundingBox())!;
+  const menuBox = (await menu.boundingBox())!;
+  expect(Math.abs(menuBox.y - (at.y + at.height / 2))).toBeLessThan(40);
+  await menu.getByRole('checkbox', { name: 'Company' }).check();
+  await menu.getByRole('button', { name: 'Done' }).click();
+  expect(await headerTitles(table)).toEqual(['Full name', 'Company', 'Email', 'City', 'Phone', 'State', 'ZIP', 'Labels', 'Verified', 'Created']);
+
+  // --- Drag a header to move its column (the drop does not sort) ---------------------------------
+  const stateHeader = table.getByRole('columnheader', { name: 'State', exact: true });
+  const emailHeader = table.getByRole('columnheader', { name: 'Email', exact: true });
+  const from = (await stateHeader.boundingBox())!;
+  const to = (await emailHeader.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 - 30, from.y + from.height / 2, { steps: 4 });
+  await page.mouse.move(to.x + 10, to.y + to.height / 2, { steps: 10 });
+  await page.mouse.up();
+  expect(await headerTitles(table)).toEqual(['Full name', 'Company', 'State', 'Email', 'City', 'Phone', 'ZIP', 'Labels', 'Verified', 'Created']);
+  await expect(stateHeader).toHaveAttribute('aria-sort', 'none');
+
+  // --- Resize from the keyboard; the handle says its width and a screen reader hears it ----------
+  const emailHandle = table.getByRole('separator', { name: 'Resize Email column' });
+  const emailWidth = await widthOf(table, 'Email');
+  await emailHandle.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(emailHandle).toHaveAttribute('aria-valuenow', String(emailWidth + 30));
+  await expect(page.getByTestId('contacts-grid-announcement')).toHaveText(`Email column ${emailWidth + 30} pixels`);
+  await page.keyboard.press('Shift+ArrowLeft');
+  await expect(emailHandle).toHaveAttribute('aria-valuenow', String(emailWidth - 10));
+  expect(await widthOf(table, 'Email')).toBe(emailWidth - 10);
+
+  // --- Double-click a handle to fit the column to its content; Enter does it from the keyboard ---
+  const stateHandle = table.getByRole('separator', { name: 'Resize State column' });
+  await stateHandle.focus();
+  await page.keyboard.press('Home');
+  await expect(stateHandle).toHaveAttribute('aria-valuenow', '48');
+  expect((await clippedCells(table, 'state')).length).toBeGreaterThan(0);
+  await stateHandle.dblclick();
+  await expect.poll(async () => (await clippedCells(table, 'state')).length).toBe(0);
+  const fitted = await widthOf(table, 'State');
+  expect(fitted).toBeLessThan(200);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Enter');
+  await expect(stateHandle).toHaveAttribute('aria-valuenow', String(fitted));
+  await expect(page.getByTestId('contacts-grid-announcement')).toHaveText(`State column fitted to its content: ${fitted} pixels`);
+
+  // --- Label chips cut by a narrow column end in an ellipsis -------------------------------------
+  const labelsHandle = table.getByRole('separator', { name: 'Resize Labels column' });
+  await labelsHandle.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const chips = table.locator('[data-col="labels"] .chips').filter({ has: page.locator('.tag') }).first();
+  expect(await chips.evaluate((el) => ({ cut: el.scrollWidth > el.clientWidth, overflow: getComputedStyle(el).textOverflow }))).toEqual({ cut: true, overflow: 'ellipsis' });
+
+  // --- Mouse resize, as before -------------------------------------------------------------------
+  const cityHeader = table.getByRole('columnheader', { name: 'City', exact: true });
+  const cityBefore = await widthOf(table, 'City');
+  const handle = (await table.getByRole('separator', { name: 'Resize City column' }).boundingBox())!;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + 60, handle.y + handle.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await cityHeader.boundingBox())?.width ?? 0)).toBe(cityBefore + 56);
+
+  // --- The first column stays in view while the table scrolls sideways ---------------------------
+  const gridBox = (await table.boundingBox())!;
+  await table.evaluate((el) => (el.scrollLeft = 600));
+  await expect.poll(() => table.evaluate((el) => el.scrollLeft)).toBeGreaterThan(500);
+  const nameCell = rowAt(table, 3).locator('[role="gridcell"]').first();
+  expect(Math.round((await nameCell.boundingBox())!.x)).toBe(Math.round(gridBox.x));
+  expect(Math.round((await table.getByRole('columnheader', { name: 'Full name' }).boundingBox())!.x)).toBe(Math.round(gridBox.x));
+  // What scrolled under it is hidden behind it, not drawn over it.
+  const covering = await nameCell.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)?.closest('[data-col]')?.getAttribute('data-col');
+  });
+  expect(covering).toBe('name');
+  await table.evaluate((el) => (el.scrollLeft = 0));
+
+  // --- Remembered across a restart --------------------------------------------------------------
+  const layout = await headerTitles(table);
+  const widths = { email: await widthOf(table, 'Email'), state: await widthOf(table, 'State'), city: await widthOf(table, 'City') };
+  await page.reload();
+  await expect(rowAt(table, 0).locator('.skeleton')).toHaveCount(0);
+  expect(await headerTitles(table)).toEqual(layout);
+  expect({ email: await widthOf(table, 'Email'), state: await widthOf(table, 'State'), city: await widthOf(table, 'City') }).toEqual(widths);
+
+  // --- Reset layout -----------------------------------------------------------------------------
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await menu.getByRole('button', { name: 'Reset layout' }).click();
+  await page.keyboard.press('Escape');
+  expect(await headerTitles(table)).toEqual(defaults);
+  expect(await widthOf(table, 'Email')).toBe(emailWidth);
+
+  // --- The orders table has its own layout; its first column stays too ---------------------------
+  await page.keyboard.press('Control+2');
+  const orders = grid(page, 'Orders');
+  await expect(rowAt(orders, 0).locator('.skeleton')).toHaveCount(0);
+  expect(await headerTitles(orders)).toEqual(['Order ID', 'Campaign', 'Product', 'Template', 'Status', 'Recipients', 'Delivered', 'Live mode', 'Schedule type', 'Delivery date']);
+  expect(await clippedCells(orders, 'delivered')).toEqual([]);
+});
