@@ -109,6 +109,11 @@ if (!app.requestSingleInstanceLock()) {
       saveWindowState(dataDir, window.getNormalBounds(), window.isMaximized());
     };
     window.on('close', remember);
+    // Windows sends the mouse's back and forward buttons as app commands, not as mouse events.
+    window.on('app-command', (_event, command) => {
+      if (command === 'browser-backward') emit('menuCommand', { command: 'back' });
+      else if (command === 'browser-forward') emit('menuCommand', { command: 'forward' });
+    });
     window.on('closed', () => {
       window = null;
     });
@@ -117,7 +122,7 @@ if (!app.requestSingleInstanceLock()) {
 
   app.whenReady().then(() => {
     nativeTheme.themeSource = 'system';
-    hardenSession(session.defaultSession, rendererUrl === undefined ? CONTENT_SECURITY_POLICY : DEVELOPMENT_CONTENT_SECURITY_POLICY);
+    hardenSession(session.defaultSession, rendererUrl === undefined ? CONTENT_SECURITY_POLICY : DEVELOPMENT_CONTENT_SECURITY_POLICY, appUrl);
     handleAppScheme(protocol, { rendererDir: join(here, '../renderer'), readPreview: (key) => core.readPreview(key) });
     registerIpc(ipcMain, handlers, appUrl, (message, error) => logger.error(message, error));
     const send = (command: MenuCommand) => emit('menuCommand', { command });

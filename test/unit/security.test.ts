@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY, isAppUrl, isSafeExternalUrl } from '../../electron/main/app/security.ts';
+import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY, isAppUrl, isSafeExternalUrl, permissionAllowed } from '../../electron/main/app/security.ts';
 import { APP_PAGE_URL } from '../../electron/main/app/appScheme.ts';
 import { DEFAULT_WINDOW_STATE, devToolsAllowed, fitToDisplays, loadWindowState, saveWindowState, windowOptions } from '../../electron/main/app/window.ts';
 import { buildMenuTemplate } from '../../electron/main/app/menu.ts';
@@ -96,6 +96,16 @@ describe('packaging', () => {
   });
 });
 
+describe('permissions', () => {
+  it('lets only the app page write (never read) the clipboard, and nothing else', () => {
+    expect(permissionAllowed('clipboard-sanitized-write', APP_PAGE_URL, APP_PAGE_URL)).toBe(true);
+    expect(permissionAllowed('clipboard-read', APP_PAGE_URL, APP_PAGE_URL)).toBe(false);
+    for (const other of ['notifications', 'media', 'geolocation', 'openExternal', 'fullscreen']) expect(permissionAllowed(other, APP_PAGE_URL, APP_PAGE_URL), other).toBe(false);
+    expect(permissionAllowed('clipboard-sanitized-write', 'https://evil.example/', APP_PAGE_URL)).toBe(false);
+    expect(permissionAllowed('clipboard-sanitized-write', 'file:///index.html', APP_PAGE_URL)).toBe(false);
+  });
+});
+
 describe('external links', () => {
   const hostile = [
     'javascript:alert(1)',
@@ -171,11 +181,22 @@ describe('application menu', () => {
     expect(find('Contacts')?.accelerator).toBe('CmdOrCtrl+1');
     expect(find('Orders')?.accelerator).toBe('CmdOrCtrl+2');
     expect(find('Find')?.accelerator).toBe('CmdOrCtrl+F');
+    // The menu and the sidebar agree: Profiles is the fourth view, Ctrl+4, and nothing else.
+    expect(find('Profiles')?.accelerator).toBe('CmdOrCtrl+4');
+    expect(items.filter((i) => i.click && String(i.label).startsWith('Profiles'))).toHaveLength(1);
+    expect(find('Keyboard Shortcuts')?.accelerator).toBe('CmdOrCtrl+/');
+    expect(find('Back')?.accelerator).toBe('Alt+Left');
+    expect(find('Toggle Sidebar')?.accelerator).toBe('CmdOrCtrl+B');
     (find('Sync Now')?.click as () => void)();
     (find('Orders')?.click as () => void)();
     expect(sent).toEqual(['sync', 'view-orders']);
     // Reload would discard the page state; Ctrl+R is Sync here, so no reload role anywhere.
     expect(items.some((i) => i.role === 'reload' || i.role === 'forceReload')).toBe(false);
+  });
+  it('uses the macOS keys for Back and Forward there', () => {
+    const items = buildMenuTemplate('darwin', () => {}, () => {}, true).flatMap((m) => (Array.isArray(m.submenu) ? m.submenu : []));
+    expect(items.find((i) => i.label === 'Back')?.accelerator).toBe('Cmd+[');
+    expect(items.find((i) => i.label === 'Forward')?.accelerator).toBe('Cmd+]');
   });
   it('adds the app menu on macOS', () => {
     expect(buildMenuTemplate('darwin', () => {}, () => {}, true)[0]?.label).toBe('Letterdesk');

@@ -36,8 +36,6 @@ export function buildMenuTemplate(
         item('Sync Now', 'CmdOrCtrl+R', 'sync'),
         item('Export Current View…', 'CmdOrCtrl+E', 'export'),
         { type: 'separator' },
-        item('Profiles…', 'CmdOrCtrl+,', 'view-profiles'),
-        { type: 'separator' },
         mac ? { role: 'close' } : { role: 'quit' },
       ],
     },
@@ -61,6 +59,11 @@ export function buildMenuTemplate(
         item('Contacts', 'CmdOrCtrl+1', 'view-contacts'),
         item('Orders', 'CmdOrCtrl+2', 'view-orders'),
         item('Sync', 'CmdOrCtrl+3', 'view-sync'),
+        item('Profiles', 'CmdOrCtrl+4', 'view-profiles'),
+        { type: 'separator' },
+        item('Back', mac ? 'Cmd+[' : 'Alt+Left', 'back'),
+        item('Forward', mac ? 'Cmd+]' : 'Alt+Right', 'forward'),
+        item('Toggle Sidebar', 'CmdOrCtrl+B', 'toggle-sidebar'),
         { type: 'separator' },
         { role: 'resetZoom' },
         { role: 'zoomIn' },
@@ -74,7 +77,7 @@ export function buildMenuTemplate(
     {
       label: '&Help',
       role: 'help',
-      submenu: [{ label: 'Show Log Files', click: openLogFolder }],
+      submenu: [item('Keyboard Shortcuts', 'CmdOrCtrl+/', 'shortcuts'), { type: 'separator' }, { label: 'Show Log Files', click: openLogFolder }],
     },
   );
   return template;

@@ -132,15 +132,28 @@ export const DEVELOPMENT_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.repla
 export const DEVELOPMENT_META_CONTENT_SECURITY_POLICY = META_CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 
 /**
- * Sends `policy` as the CSP response header of every response (replacing one sent already, whatever
- * its case) and refuses every permission request.
- * @param policy {@link CONTENT_SECURITY_POLICY}, or the development server's policy
+ * Whether a page may use `permission`: only the app's own page, and only to write plain text to the
+ * clipboard (copying selected rows); never to read it, nor anything else (camera, notifications,
+ * geolocation…).
+ * @param permission Electron's permission name
+ * @param requestingUrl the URL of the page or frame asking
+ * @param appUrl the app page's URL
  */
-export function hardenSession(session: Session, policy: string = CONTENT_SECURITY_POLICY): void {
+export function permissionAllowed(permission: string, requestingUrl: string, appUrl: string): boolean {
+  return permission === 'clipboard-sanitized-write' && isAppUrl(requestingUrl, appUrl);
+}
+
+/**
+ * Sends `policy` as the CSP response header of every response (replacing one sent already, whatever
+ * its case) and refuses every permission request but {@link permissionAllowed}'s.
+ * @param policy {@link CONTENT_SECURITY_POLICY}, or the development server's policy
+ * @param appUrl the app page's URL, for the permission check
+ */
+export function hardenSession(session: Session, policy: string = CONTENT_SECURITY_POLICY, appUrl = ''): void {
   session.webRequest.onHeadersReceived((details, callback) => {
     const headers = Object.fromEntries(Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy'));
     callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [policy] } });
   });
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  session.setPermissionRequestHandler((contents, permission, callback, details) => callback(permissionAllowed(permission, details.requestingUrl ?? contents.getURL(), appUrl)));
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => permissionAllowed(permission, requestingOrigin, appUrl));
 }
