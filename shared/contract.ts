@@ -20,12 +20,15 @@ import {
   type OrderFacets,
   type OrderRow,
   type RecipientRow,
+  type RecordChange,
   type RowCount,
   type RowPage,
 } from './query.ts';
 import type { Contact, Order, Resource } from './serviceRecords.ts';
 import { queryEncodingSchema, type QueryEncoding } from './serviceQuery.ts';
-import { boundedJsonObjectSchema, viewIdSchema, viewNameSchema, viewSettingsSchema, type SavedView, type ViewRefresh } from './views.ts';
+import { statusNamesSchema, type StatusNames } from './statusNames.ts';
+import { campaignQuerySchema, templateQuerySchema, type CampaignRow, type TemplateRow } from './summaries.ts';
+import { boundedJsonObjectSchema, viewIdSchema, viewNameSchema, viewSettingsSchema, type JsonValue, type SavedView, type ViewRefresh } from './views.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Value types that cross the boundary
@@ -60,6 +63,12 @@ export interface Profile {
    * (profiles saved before the setting existed) means `DEFAULT_QUERY_ENCODING`: encoded, year-month-day.
    */
   queryEncoding?: QueryEncoding;
+  /**
+   * Names of the order status codes (§2.3 `status`; §3 gives them no meaning): shown in tables,
+   * filters, details and CSV exports. Absent (profiles saved before the setting existed) means none:
+   * every code reads "Status N" (shared/statusNames.ts `statusName`).
+   */
+  statusNames?: StatusNames;
 }
 
 /** Where a profile's tokens are and whether the service accepted them. Never the tokens. */
@@ -102,6 +111,8 @@ export const profileInputSchema = z
     previews: z.boolean().optional(),
     /** How service queries are written; absent: the default for a new profile, unchanged on edit. */
     queryEncoding: queryEncodingSchema.optional(),
+    /** Names of the order status codes; absent: none for a new profile, unchanged on edit; `{}` removes them all. */
+    statusNames: statusNamesSchema.optional(),
   })
   .strict();
 export type ProfileInput = z.infer<typeof profileInputSchema>;
@@ -153,11 +164,26 @@ export interface SyncRun {
   rows: number;
   /** Records that failed validation but were kept (raw JSON), with their ids. */
   invalidRecords: number;
+  /**
+   * Records added, changed (raw JSON differs) and removed compared with the copy this run replaced
+   * (shared/query.ts `RecordChange`). Null when the run did not publish, when there was no copy
+   * to compare with (the resource's first sync), or for runs recorded before changes were.
+   * The cache always sets it; absent only on a run the core announces without the cache (a sync
+   * that could not start), which means null.
+   */
+  changes?: RecordChangeCounts | null;
   error: { code: string; message: string } | null;
 }
 
 /** Failures that say the whole service is out of reach or refuses the profile, not one resource. */
 const SYNC_ENDING_ERRORS: ReadonlySet<string> = new Set(['AUTH_REJECTED', 'NETWORK_UNREACHABLE', 'TIMEOUT']);
+
+/** How many records of a resource one sync added, changed and removed. */
+export interface RecordChangeCounts {
+  added: number;
+  changed: number;
+  removed: number;
+}
 
 /**
  * Whether a resource's run ends the whole sync: a cancel, tokens the service rejected, or a service
@@ -174,6 +200,11 @@ export function endsSync(run: Pick<SyncRun, 'outcome' | 'error'>): boolean {
 
 export interface ResourceState {
   rows: number;
+  /**
+   * Cached records kept as invalid (they do not match §2; their reason is on each row). The cache
+   * always sets it; absent only for a cache never opened (nothing synced), which means 0.
+   */
+  invalidRecords?: number;
   lastSyncedAt: string | null;
   lastError: { code: string; message: string } | null;
 }
@@ -197,8 +228,15 @@ export interface SyncStatus {
   connectivity: Connectivity;
 }
 
+/** Exports of records: contacts, orders (one row per order), recipients (one row per order recipient). */
 export const EXPORT_KINDS = ['contacts', 'orders', 'recipients'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
+/** Exports of the lists over the cached orders (shared/summaries.ts): one row per template, per campaign. */
+export const SUMMARY_EXPORT_KINDS = ['templates', 'campaigns'] as const;
+export type SummaryExportKind = (typeof SUMMARY_EXPORT_KINDS)[number];
+/** Every kind of CSV export. */
+export const ALL_EXPORT_KINDS = [...EXPORT_KINDS, ...SUMMARY_EXPORT_KINDS] as const;
+export type AnyExportKind = ExportKind | SummaryExportKind;
 
 export const csvOptionsSchema = z
   .object({
@@ -210,17 +248,33 @@ export const csvOptionsSchema = z
   .strict();
 export type CsvOptions = z.infer<typeof csvOptionsSchema>;
 
+const exportColumnsSchema = z.array(z.string().max(64)).max(100).nullable();
 export const exportRequestSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('contacts'), query: contactQuerySchema.nullable(), columns: z.array(z.string().max(64)).max(100).nullable(), options: csvOptionsSchema }).strict(),
-  z.object({ kind: z.literal('orders'), query: orderQuerySchema.nullable(), columns: z.array(z.string().max(64)).max(100).nullable(), options: csvOptionsSchema }).strict(),
-  z.object({ kind: z.literal('recipients'), query: orderQuerySchema.nullable(), columns: z.array(z.string().max(64)).max(100).nullable(), options: csvOptionsSchema }).strict(),
+  z.object({ kind: z.literal('contacts'), query: contactQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema }).strict(),
+  z
+    .object({
+      kind: z.literal('orders'), query: orderQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema,
+      /** Names of the status codes for the "Status name" column; the app's handler sets the active profile's. */
+      statusNames: statusNamesSchema.optional(),
+    })
+    .strict(),
+  z.object({ kind: z.literal('recipients'), query: orderQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, statusNames: statusNamesSchema.optional() }).strict(),
+  z.object({ kind: z.literal('templates'), query: templateQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema }).strict(),
+  z.object({ kind: z.literal('campaigns'), query: campaignQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema }).strict(),
 ]);
-/** `query: null` = everything; `columns: null` = every column in the default order. */
+/**
+ * `query: null` = everything; `columns: null` = the default columns in their order (every column
+ * but the opt-in ones, such as the raw JSON).
+ */
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
+/** An export of records (contacts, orders, recipients), whose query is a table's view. */
+export type RecordExportRequest = Extract<ExportRequest, { kind: ExportKind }>;
 
 export interface ExportColumn {
   key: string;
   header: string;
+  /** In the default set (`columns: null`); false for opt-in columns such as "Raw JSON". */
+  inDefault: boolean;
 }
 
 export interface ExportProgress {
@@ -236,15 +290,26 @@ export interface ExportResult {
   rows: number;
 }
 
-export interface ContactDetail {
-  contact: Contact;
-  /** Orders that include this contact as a recipient (newest first). */
-  orders: OrderRow[];
+/**
+ * A record kept as invalid, as cached: whatever the service sent, so any field §2 names may be
+ * missing or of another type. A record that was not even a JSON object reads as `{}` (its JSON
+ * text is the detail's `raw`).
+ */
+export type KeptRecord = { [field: string]: JsonValue };
+
+/** What every record's detail carries besides the record. */
+export interface RecordDetailBase {
+  /** The record's JSON exactly as cached (as the service sent it). */
+  raw: string;
+  /** How it changed in the last sync of its resource; `removed`: the service no longer lists it and this is its kept copy. */
+  change: RecordChange | null;
 }
 
-export interface OrderDetail {
-  order: Order;
-  recipients: RecipientRow[];
+/** One recipient entry that names a contact: the order and the snapshot of the contact it kept. */
+export interface ContactAppearance {
+  order: OrderRow;
+  /** The address and names the order used then, compared with the contact's current ones (`changedSinceOrder`, `addressChanged`). */
+  recipient: RecipientRow;
 }
 
 /** One resource's answer to a connection test. */
@@ -266,6 +331,23 @@ export interface ConnectionTest {
   contacts: ConnectionCheck;
   orders: ConnectionCheck;
 }
+
+/**
+ * A contact's detail. `invalidReason` tells the shape: null, and `contact` is a §2.2 Contact; set,
+ * and `contact` is a {@link KeptRecord} (check each field before use).
+ */
+export type ContactDetail = RecordDetailBase & {
+  /** Orders that include this contact as a recipient (newest first, at most 1,000). */
+  orders: OrderRow[];
+  /** Each recipient entry of those orders that names this contact (newest order first, at most 1,000). */
+  appearances: ContactAppearance[];
+} & ({ invalidReason: null; contact: Contact } | { invalidReason: string; contact: KeptRecord });
+
+/** An order's detail; `invalidReason` tells the shape of `order` as for {@link ContactDetail}. */
+export type OrderDetail = RecordDetailBase & {
+  /** Its recipients in service order, each the snapshot the order kept, compared with the contact as cached now. */
+  recipients: RecipientRow[];
+} & ({ invalidReason: null; order: Order } | { invalidReason: string; order: KeptRecord });
 
 /** What {@link calls.previewServiceQuery} answers. */
 export interface ServiceQueryPreview {
@@ -302,6 +384,15 @@ const empty = z.object({}).strict();
 /** A service query's parameters by the spec's names, checked against the resource's schema by the handler. */
 const serviceQueryParamsSchema = boundedJsonObjectSchema;
 const byProfile = z.object({ profileId }).strict();
+/**
+ * A record's id as the cache keys it: digits (§2), or whatever a record kept as invalid carried as
+ * its id (any text without control characters; `no-id-p<page>-r<row>` for one without a usable
+ * id), so that such a record opens too. Only ever bound as a value, never part of SQL.
+ */
+// eslint-disable-next-line no-control-regex
+const recordId = z.string().min(1).max(1024).regex(/^[^\u0000-\u001f\u007f]+$/, 'a record id holds no control characters');
+/** A template's or campaign's id ('' = the orders that carry none). */
+const summaryId = z.string().max(128);
 
 /** Every call: its input schema and output type. The key is the call name; the channel is `letterdesk:<name>`. */
 export const calls = {
@@ -366,15 +457,25 @@ export const calls = {
   queryContacts: { input: z.object({ query: contactQuerySchema, window: windowSchema }).strict(), output: out<RowPage<ContactRow>>() },
   countContacts: { input: z.object({ query: contactQuerySchema }).strict(), output: out<RowCount>() },
   contactFacets: { input: z.object({ query: contactQuerySchema }).strict(), output: out<ContactFacets>() },
-  getContact: { input: z.object({ id: z.string().regex(/^\d+$/).max(40) }).strict(), output: out<ContactDetail>() },
+  /** A contact of the mirror, a saved view's newer member, or a removed contact's kept copy. */
+  getContact: { input: z.object({ id: recordId }).strict(), output: out<ContactDetail>() },
 
   queryOrders: { input: z.object({ query: orderQuerySchema, window: windowSchema }).strict(), output: out<RowPage<OrderRow>>() },
   countOrders: { input: z.object({ query: orderQuerySchema }).strict(), output: out<RowCount>() },
   orderFacets: { input: z.object({ query: orderQuerySchema }).strict(), output: out<OrderFacets>() },
-  getOrder: { input: z.object({ id: z.string().regex(/^\d+$/).max(40) }).strict(), output: out<OrderDetail>() },
+  getOrder: { input: z.object({ id: recordId }).strict(), output: out<OrderDetail>() },
 
-  /** Columns an export offers, in default order. */
-  exportColumns: { input: z.object({ kind: z.enum(EXPORT_KINDS) }).strict(), output: out<ExportColumn[]>() },
+  /** A window of the templates of the cached orders; the total is exact (the list is small). */
+  queryTemplates: { input: z.object({ query: templateQuerySchema, window: windowSchema }).strict(), output: out<RowPage<TemplateRow>>() },
+  /** One template; its orders are `queryOrders` with `templateId`. NOT_FOUND when no cached order uses it. */
+  getTemplate: { input: z.object({ id: summaryId }).strict(), output: out<TemplateRow>() },
+  /** A window of the campaigns of the cached orders (grouped by `campaign.id`); the total is exact. */
+  queryCampaigns: { input: z.object({ query: campaignQuerySchema, window: windowSchema }).strict(), output: out<RowPage<CampaignRow>>() },
+  /** One campaign; its orders are `queryOrders` with `campaignId`. NOT_FOUND when no cached order has it. */
+  getCampaign: { input: z.object({ id: summaryId }).strict(), output: out<CampaignRow>() },
+
+  /** Columns an export offers, in default order (the opt-in ones, `inDefault: false`, last). */
+  exportColumns: { input: z.object({ kind: z.enum(ALL_EXPORT_KINDS) }).strict(), output: out<ExportColumn[]>() },
   /** Shows the native save dialog, then streams the CSV; resolves when the file is in place. */
   exportCsv: { input: exportRequestSchema, output: out<ExportResult>() },
   cancelExport: { input: z.object({ exportId: z.string().max(64) }).strict(), output: out<{ cancelled: boolean }>() },

@@ -27,6 +27,21 @@ export type VerifiedState = z.infer<typeof verifiedState>;
 export const liveModeFilter = z.enum(['live', 'test']);
 
 /**
+ * How a record changed in the last sync that published its resource, compared with the copy that
+ * sync replaced: `added` (its id was not there), `changed` (its raw JSON differs), `removed` (the
+ * service no longer lists it; the cache keeps its last copy until the next sync of the resource
+ * publishes). A resource's first sync marks nothing: there is no copy to compare with.
+ */
+export const RECORD_CHANGES = ['added', 'changed', 'removed'] as const;
+export const recordChange = z.enum(RECORD_CHANGES);
+export type RecordChange = z.infer<typeof recordChange>;
+
+/** The change filter: records of these kinds of change in the last sync (removed ones from their kept copies). */
+const changedFilter = z.array(recordChange).max(3).optional();
+/** "Only records kept as invalid": records that did not match §2, kept with their reason. */
+const invalidOnlyFilter = z.boolean().optional();
+
+/**
  * A contact view: free-text search plus filters plus sort. Every list filter is OR within itself
  * and AND across filters. Empty or missing = no filter.
  */
@@ -49,6 +64,10 @@ export const contactQuerySchema = z
     createdAfter: isoInstant.optional(),
     /** Exclusive upper bound on `createdAt`, an instant (where the day after the filter's last day begins). */
     createdBefore: isoInstant.optional(),
+    /** Changed in the last sync of contacts ({@link RecordChange}); with `removed`, the removed contacts' kept copies are rows of the view. */
+    changed: changedFilter,
+    /** Only contacts kept as invalid (`invalidReason` set). */
+    invalidOnly: invalidOnlyFilter,
     sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
     /**
      * A saved view (shared/views.ts) whose members the query is limited to: the mirrored records
@@ -63,6 +82,9 @@ export type ContactQuery = z.infer<typeof contactQuerySchema>;
 export const ORDER_SORT_COLUMNS = ['id', 'campaign', 'product', 'template', 'status', 'recipients', 'delivered', 'liveMode', 'scheduleType', 'deliveryDate'] as const;
 export const orderSortColumn = z.enum(ORDER_SORT_COLUMNS);
 export type OrderSortColumn = z.infer<typeof orderSortColumn>;
+
+/** A template's or campaign's id as the orders carry it (digits per §2; any text of an order kept as invalid). */
+const summaryId = z.string().max(128);
 
 /** Delivered state of an order: all, some or none of its recipients delivered. */
 export const deliveredState = z.enum(['all', 'some', 'none']);
@@ -80,6 +102,14 @@ export const orderQuerySchema = z
     delivered: z.array(deliveredState).max(3).optional(),
     /** Orders that include this contact id (the contact detail's "orders" list). */
     contactId: z.string().regex(/^\d+$/).max(40).optional(),
+    /** Orders of this template (§2.3 `template.id`; '' = orders that carry none): a template's detail. */
+    templateId: summaryId.optional(),
+    /** Orders of this campaign (§2.3 `campaign.id`; '' = orders that carry none): a campaign's detail. */
+    campaignId: summaryId.optional(),
+    /** Changed in the last sync of orders (see {@link contactQuerySchema}). */
+    changed: changedFilter,
+    /** Only orders kept as invalid (`invalidReason` set). */
+    invalidOnly: invalidOnlyFilter,
     sort: z.object({ column: orderSortColumn, direction: sortDirection }).strict().optional(),
     /** A saved view whose members the query is limited to (see {@link contactQuerySchema}). */
     view: viewIdSchema.optional(),
@@ -115,6 +145,10 @@ export interface ContactRow {
   isLiveMode: boolean;
   /** ISO 8601 UTC with milliseconds. */
   createdAt: string;
+  /** Why the record was kept as invalid (it does not match §2.2; its columns hold what could be read), or null. */
+  invalidReason: string | null;
+  /** How it changed in the last sync of contacts, or null (unchanged, or no earlier copy to compare with). */
+  change: RecordChange | null;
 }
 
 /** One row of the orders table. */
@@ -133,13 +167,28 @@ export interface OrderRow {
   recipients: number;
   /** Recipients with `isDelivered` true. */
   delivered: number;
+  /** Why the record was kept as invalid (it does not match §2.3; `status` is 0 when it had none), or null. */
+  invalidReason: string | null;
+  /** How it changed in the last sync of orders, or null. */
+  change: RecordChange | null;
 }
 
-/** One recipient of an order, as the order detail shows it. */
+/** The fields of a recipient's snapshot (§2.3 OrderContact.contact), by the service's names. */
+export const SNAPSHOT_FIELDS = ['firstName', 'lastName', 'fullName', 'companyName', 'email', 'phoneNo', 'address1', 'address2', 'city', 'zip', 'websiteUrl'] as const;
+export type SnapshotField = (typeof SNAPSHOT_FIELDS)[number];
+/** The snapshot fields that make up the postal address (the snapshot has no state). */
+export const ADDRESS_FIELDS = ['address1', 'address2', 'city', 'zip'] as const satisfies readonly SnapshotField[];
+
+/**
+ * One recipient of an order, as the order detail shows it: the snapshot of the contact the order
+ * kept (§2.3 OrderContact.contact), compared with the contact as cached now.
+ */
 export interface RecipientRow {
   id: string;
   orderId: string;
   contactId: string;
+  firstName: string;
+  lastName: string;
   fullName: string;
   companyName: string;
   email: string;
@@ -152,6 +201,19 @@ export interface RecipientRow {
   trackingCode: string | null;
   isDelivered: boolean;
   status: string | null;
+  websiteUrl: string;
+  /**
+   * The contact (`contactId`) is in the cached contacts. False: the service no longer lists it (or it
+   * was never synced); the fields above are the snapshot the order kept, all there is to show.
+   */
+  contactInCache: boolean;
+  /**
+   * Snapshot fields whose value differs from the cached contact's current one (compared trimmed,
+   * with runs of blanks as one and without regard to case); empty when the contact is not cached.
+   */
+  changedSinceOrder: SnapshotField[];
+  /** One of {@link ADDRESS_FIELDS} is in `changedSinceOrder`: the letter went to another address than the contact's current one. */
+  addressChanged: boolean;
 }
 
 /**
@@ -183,6 +245,8 @@ export interface ContactFacets {
   states: FacetOption<string>[];
   verified: FacetOption<VerifiedState>[];
   liveMode: FacetOption<'live' | 'test'>[];
+  /** Records of each kind of change in the last sync (removed ones counted from their kept copies); empty when none. */
+  changed: FacetOption<RecordChange>[];
 }
 
 export interface OrderFacets {
@@ -192,4 +256,6 @@ export interface OrderFacets {
   scheduleTypes: FacetOption<string>[];
   liveMode: FacetOption<'live' | 'test'>[];
   delivered: FacetOption<DeliveredState>[];
+  /** See {@link ContactFacets.changed}. */
+  changed: FacetOption<RecordChange>[];
 }

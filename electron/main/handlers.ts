@@ -36,6 +36,8 @@ export function createHandlers(core: Core): Handlers {
     async (input: I): Promise<O> =>
       read(await core.cache(), input);
   const notCached = (what: string, id: string) => new LetterdeskError('NOT_FOUND', `${what} ${id} is not in the cache. It may have been deleted on the service; sync to refresh.`);
+  const notUsed = (what: string, id: string) =>
+    new LetterdeskError('NOT_FOUND', `No cached order has the ${what} ${id.slice(0, 128) || '(none)'}. The orders that used it may have been deleted on the service; sync to refresh.`);
 
   const exportedPaths = new Set<string>();
 
@@ -178,13 +180,19 @@ export function createHandlers(core: Core): Handlers {
     countOrders: withCache((cache, { query }) => cache.countOrders(query)),
     orderFacets: withCache((cache, { query }) => cache.orderFacets(query)),
     getOrder: withCache(async (cache, { id }) => (await cache.getOrder(id)) ?? Promise.reject(notCached('Order', id))),
+    queryTemplates: withCache((cache, { query, window }) => cache.queryTemplates(query, window)),
+    getTemplate: withCache(async (cache, { id }) => (await cache.getTemplate(id)) ?? Promise.reject(notUsed('template', id))),
+    queryCampaigns: withCache((cache, { query, window }) => cache.queryCampaigns(query, window)),
+    getCampaign: withCache(async (cache, { id }) => (await cache.getCampaign(id)) ?? Promise.reject(notUsed('campaign', id))),
 
     async exportColumns({ kind }) {
-      return exportColumns(kind).map(({ key, header }) => ({ key, header }));
+      return exportColumns(kind).map(({ key, header, inDefault }) => ({ key, header, inDefault }));
     },
 
-    async exportCsv(request) {
+    async exportCsv(input) {
       const profile = core.activeProfile();
+      // The database worker reads no profiles: the status names travel with the request.
+      const request = input.kind === 'orders' || input.kind === 'recipients' ? { ...input, statusNames: profile.statusNames ?? {} } : input;
       const exportId = randomUUID();
       const path = await core.options.platform.showSaveDialog(defaultExportFileName(profile.name, request.kind, new Date()), [
         { name: 'CSV', extensions: ['csv'] },

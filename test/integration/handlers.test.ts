@@ -160,6 +160,43 @@ describe('handlers over a real core (sample data slice)', () => {
     expect(result.rows).toBe(view.total.count);
   });
 
+  it('names the status codes in the orders CSV as the active profile does', async () => {
+    const profile = core.activeProfile();
+    const codes = (await env.call('orderFacets', { query: {} })).statuses.map((s) => s.value);
+    expect(codes.length).toBeGreaterThan(1);
+    const statusNames = { [String(codes[0])]: { name: 'Printed', colour: 'blue' as const } };
+    const saved = await env.call('saveProfile', { id: profile.id, name: profile.name, environment: profile.environment, baseUrl: profile.baseUrl, accountId: profile.accountId, pageSize: profile.pageSize, statusNames });
+    expect(saved.statusNames).toEqual(statusNames);
+    // The page sends no names (or others): the handler uses the profile's.
+    const result = await env.call('exportCsv', { kind: 'orders', query: null, columns: ['id', 'status', 'statusName'], options: { delimiter: 'comma', bom: false, neutralizeFormulas: false }, statusNames: { [String(codes[0])]: { name: 'Not these', colour: 'red' } } });
+    const rows = parse(readFileSync(result.path!, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(400);
+    for (const r of rows) expect(r['Status name']).toBe(r.Status === String(codes[0]) ? 'Printed' : `Status ${r.Status}`);
+    expect((await env.call('exportColumns', { kind: 'orders' })).find((c) => c.key === 'raw')).toEqual({ key: 'raw', header: 'Raw JSON', inDefault: false });
+  });
+
+  it('lists the templates and campaigns of the cached orders, opens one, and exports both lists', async () => {
+    const templates = await env.call('queryTemplates', { query: {}, window: { offset: 0, limit: 100 } });
+    expect(templates.total.exact).toBe(true);
+    expect(templates.rows.reduce((n, t) => n + t.orders, 0)).toBe(400);
+    const first = templates.rows[0]!;
+    expect(await env.call('getTemplate', { id: first.id })).toEqual(first);
+    expect(await dispatchCall(env.handlers, 'getTemplate', { id: '404' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect((await env.call('countOrders', { query: { templateId: first.id } })).count).toBe(first.orders);
+    const campaigns = await env.call('queryCampaigns', { query: { sort: { column: 'orders', direction: 'desc' } }, window: { offset: 0, limit: 1000 } });
+    expect(campaigns.rows.reduce((n, c) => n + c.orders, 0)).toBe(400);
+    expect(await env.call('getCampaign', { id: campaigns.rows[0]!.id })).toEqual(campaigns.rows[0]);
+    for (const kind of ['templates', 'campaigns'] as const) {
+      const result = await env.call('exportCsv', { kind, query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } });
+      expect(result.path).toMatch(new RegExp(`-${kind}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+      expect(parse(readFileSync(result.path!, 'utf8'), { columns: true })).toHaveLength(kind === 'templates' ? templates.total.count : campaigns.total.count);
+    }
+    // The sync status counts the records kept as invalid and each run's changes (none on a first sync).
+    const status = await env.call('getSyncStatus', {});
+    expect(status.resources.contacts.invalidRecords).toBe(0);
+    expect(status.history.every((r) => r.changes === null || r.changes === undefined)).toBe(true);
+  });
+
   it('refuses to open non-http links and to reveal files it did not write', async () => {
     expect(await dispatchCall(env.handlers, 'openExternal', { url: 'file:///etc/passwd' })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
     expect(await dispatchCall(env.handlers, 'showInFolder', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });

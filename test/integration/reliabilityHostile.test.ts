@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncRun } from '../../shared/contract.ts';
 import { ERROR_CODES } from '../../shared/errors.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
-import { getContact, getOrder, queryContacts } from '../../electron/main/cache/queries.ts';
+import { getContact, getOrder, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { runExport } from '../../electron/main/export/run.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
@@ -140,6 +140,32 @@ describe('hostile service responses', () => {
     expectNoPollution(where);
   }
 
+  /**
+   * Every cached record opens in the details (the page's view of it) without throwing: its JSON as
+   * cached, its reason when kept as invalid (the record itself `{}` when it was not an object), and
+   * the table's "only records kept as invalid" filter selects exactly the ones with a reason.
+   */
+  function expectDetailsOpen(file: string, where: string): void {
+    const db = openCache(file, { skipCheck: true });
+    try {
+      for (const resource of ['contacts', 'orders'] as const) {
+        const rows = db.prepare(`SELECT id, raw, invalid_reason FROM ${resource}`).all() as { id: string; raw: string; invalid_reason: string | null }[];
+        for (const row of rows) {
+          const detail = resource === 'contacts' ? getContact(db, row.id) : getOrder(db, row.id);
+          expect(detail, `${where}: ${resource} ${row.id}`).not.toBeNull();
+          expect(detail!.raw).toBe(row.raw);
+          expect(detail!.invalidReason).toBe(row.invalid_reason);
+          const record = resource === 'contacts' ? (detail as ReturnType<typeof getContact>)!.contact : (detail as ReturnType<typeof getOrder>)!.order;
+          expect(typeof record === 'object' && record !== null && !Array.isArray(record), `${where}: ${row.id} reads as an object`).toBe(true);
+        }
+        const query = resource === 'contacts' ? queryContacts(db, { invalidOnly: true }, { offset: 0, limit: 1000 }).rows : queryOrders(db, { invalidOnly: true }, { offset: 0, limit: 1000 }).rows;
+        expect(query.map((r) => r.id).sort(), where).toEqual(rows.filter((r) => r.invalid_reason !== null).map((r) => r.id).sort());
+      }
+    } finally {
+      db.close();
+    }
+  }
+
   it('__proto__ / constructor / prototype keys inside meta, labels and the record itself: no pollution anywhere, records kept as sent, exported', async () => {
     const data = createDataset(30, 12);
     const evilMeta = '{"__proto__":{"polluted":"meta"},"constructor":{"prototype":{"polluted2":"meta"}},"prototype":{"polluted3":"meta"},"account_id":"acct-1"}';
@@ -246,6 +272,7 @@ describe('hostile service responses', () => {
     } finally {
       db.close();
     }
+    expectDetailsOpen(file, 'wrong types');
   });
 
   it('rows that are not objects or have no usable id (null, 42, "text", [], {}, id "", {}, true, blank): reported, not silently dropped', async () => {
@@ -267,6 +294,7 @@ describe('hostile service responses', () => {
       } finally {
         db.close();
       }
+      expectDetailsOpen(file, 'rows without ids');
     }
     expectKeptOrReported(runs, file, { contacts: data.contactIds, orders: data.orderIds }, 'rows without ids');
   });

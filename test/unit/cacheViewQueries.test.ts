@@ -120,10 +120,15 @@ function orderCases(ref: Database.Database): OrderQuery[] {
 
 const WINDOWS = [[0, 50], [17, 100], [0, 1000], [40, 7], [1000, 600]] as const;
 
+/** A page without its rows' `change`: the reference cache was synced once, so it records no change. */
+function sansChange<P extends { rows: { change: unknown }[] }>(page: P): P {
+  return { ...page, rows: page.rows.map((r) => ({ ...r, change: null })) };
+}
+
 function expectContactsEqual(viewId: string, ref: Database.Database): void {
   for (const q of contactCases(ref)) {
     const label = JSON.stringify(q);
-    for (const [offset, limit] of WINDOWS) expect(queryContacts(db, { ...q, view: viewId }, { offset, limit }), `${label} @${offset}`).toEqual(queryContacts(ref, q, { offset, limit }));
+    for (const [offset, limit] of WINDOWS) expect(sansChange(queryContacts(db, { ...q, view: viewId }, { offset, limit })), `${label} @${offset}`).toEqual(queryContacts(ref, q, { offset, limit }));
     expect(countContacts(db, { ...q, view: viewId }), label).toEqual(countContacts(ref, q));
     const got = contactFacets(db, { ...q, view: viewId });
     const want = contactFacets(ref, q);
@@ -134,7 +139,7 @@ function expectContactsEqual(viewId: string, ref: Database.Database): void {
 function expectOrdersEqual(viewId: string, ref: Database.Database): void {
   for (const q of orderCases(ref)) {
     const label = JSON.stringify(q);
-    for (const [offset, limit] of WINDOWS) expect(queryOrders(db, { ...q, view: viewId }, { offset, limit }), `${label} @${offset}`).toEqual(queryOrders(ref, q, { offset, limit }));
+    for (const [offset, limit] of WINDOWS) expect(sansChange(queryOrders(db, { ...q, view: viewId }, { offset, limit })), `${label} @${offset}`).toEqual(queryOrders(ref, q, { offset, limit }));
     expect(countOrders(db, { ...q, view: viewId }), label).toEqual(countOrders(ref, q));
     const got = orderFacets(db, { ...q, view: viewId });
     const want = orderFacets(ref, q);
@@ -193,7 +198,9 @@ describe('queries limited to a saved view', () => {
     const newer = viewNewerIds(db, contactView)[0] as string;
     expect(getContact(db, newer)?.contact).toEqual(getContact(refs.contacts!, newer)?.contact);
     const newerOrder = viewNewerIds(db, orderView)[0] as string;
-    expect(getOrder(db, newerOrder)).toEqual(getOrder(refs.orders!, newerOrder));
+    // The reference holds no contacts: compare the recipients' snapshots, not their comparison with the contacts.
+    const snapshots = (detail: ReturnType<typeof getOrder>) => detail && { ...detail, recipients: detail.recipients.map(({ contactInCache: _a, changedSinceOrder: _b, addressChanged: _c, ...r }) => r) };
+    expect(snapshots(getOrder(db, newerOrder))).toEqual(snapshots(getOrder(refs.orders!, newerOrder)));
     for (const q of [{}, { search: 'a', sort: { column: 'name', direction: 'desc' } }, { states: ['Ohio', 'Texas'] }] as ContactQuery[]) {
       expect(exportRows(db, { kind: 'contacts', query: { ...q, view: contactView }, columns: null })).toEqual(exportRows(refs.contacts!, { kind: 'contacts', query: q, columns: null }));
       expect(await records(db, 'contacts', { ...q, view: contactView })).toEqual(await records(refs.contacts!, 'contacts', q));

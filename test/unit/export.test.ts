@@ -100,6 +100,9 @@ function contactCells(c: Contact, neutralize: boolean): Record<string, string> {
   out.isVerified = bool(c.isVerified);
   out.isLiveMode = bool(c.isLiveMode);
   out.labels = cell(c.ContactLabels.map((l) => l.title).join(LABEL_SEPARATOR), neutralize);
+  // Valid records, synced once: kept as valid, no change recorded.
+  out.invalidReason = '';
+  out.change = '';
   return out;
 }
 
@@ -123,7 +126,8 @@ describe('contacts export', () => {
         expect(rows).toBe(records.length);
         expect(rows).toBe(500);
         const parsed = parseCsv(path, options);
-        const columns = exportColumns('contacts');
+        const columns = exportColumns('contacts').filter((c) => c.inDefault);
+        expect(columns.map((c) => c.key)).not.toContain('raw');
         expect(parsed[0]).toEqual(columns.map((c) => c.header));
         expect(parsed).toHaveLength(records.length + 1);
         records.forEach((record, i) => {
@@ -225,13 +229,14 @@ describe('orders and recipients export', () => {
     const expected = viewOrder.flatMap((id) => {
       const o = byId.get(id) as Order;
       return o.contacts.map((r) => [
-        o.id, cell(o.campaign.name, true), r.id, r.contact.id, cell(r.contact.firstName, true), cell(r.contact.lastName, true), cell(r.contact.fullName, true),
+        o.id, String(o.status), `Status ${o.status}`, cell(o.campaign.name, true), r.id, r.contact.id, cell(r.contact.firstName, true), cell(r.contact.lastName, true), cell(r.contact.fullName, true),
         cell(r.contact.companyName, true), cell(r.contact.email, true), cell(r.contact.phoneNo, true), cell(r.contact.address1, true), cell(r.contact.address2, true),
         cell(r.contact.city, true), cell(r.contact.zip, true), cell(r.contact.websiteUrl, true), cell(text(r.trackingCode), true), bool(r.isDelivered), cell(text(r.status), true),
+        cell(text(r.meta), true),
       ]);
     });
     const parsed = parseCsv(path, options);
-    expect(parsed[0]).toEqual(exportColumns('recipients').map((c) => c.header));
+    expect(parsed[0]).toEqual(exportColumns('recipients').filter((c) => c.inDefault).map((c) => c.header));
     expect(rows).toBe(expected.length);
     expect(parsed.slice(1)).toEqual(expected);
   });

@@ -76,7 +76,9 @@ describe('dispatchCall', () => {
     ['null', 'listProfiles', null],
     ['oversized', 'countContacts', { query: { search: 'x'.repeat(MAX_INPUT_CHARS + 1) } }],
     ['bad profile id', 'useProfile', { profileId: '../../etc' }],
-    ['bad record id', 'getContact', { id: '1 OR 1=1' }],
+    ['empty record id', 'getContact', { id: '' }],
+    ['record id with a control character', 'getOrder', { id: '1\u0000' }],
+    ['oversized record id', 'getContact', { id: '1'.repeat(1025) }],
   ])('rejects %s with a VALIDATION error and never calls the handler', async (_label, name, input) => {
     const result = await dispatchCall(handlers, name, input);
     expect(result.ok).toBe(false);

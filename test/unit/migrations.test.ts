@@ -131,6 +131,47 @@ describe('cache migrations', () => {
     db.close();
   });
 
+  it('006_changes_and_summaries adds the change tables and the summaries, fills the templates and campaigns from the cached orders, and keeps the rows', () => {
+    const db = version1('m6.sqlite');
+    const order = db.prepare(`INSERT INTO orders (rowid, id, status, campaign_id, campaign_name, campaign_type, campaign_schedule_type, campaign_delivery_date,
+      template_id, template_title, template_type, template_thumbnail_url, template_creator_name, recipients, delivered, raw, invalid_reason) VALUES (?, ?, 1, ?, ?, 'single', 'immediate', ?, ?, ?, 'json', ?, 'Ann', ?, ?, '{}', ?)`);
+    order.run(1, '30', 'c1', 'Spring 2025', '2025-04-01', 't1', 'Postcard v2', 'https://img.example/1.png', 3, 1, null);
+    order.run(2, '20', 'c1', 'Spring 2024', null, 't1', 'Postcard v1', 'https://img.example/1.png', 2, 2, null);
+    order.run(3, '10', 'c2', 'Fall', '2024-10-01', null, null, null, 1, 0, 'template: required');
+    db.exec("UPDATE contacts SET invalid_reason = 'isVerified: expected boolean' WHERE id = 'c2'");
+    db.exec("INSERT INTO sync_runs (run_id, resource, started_at, ended_at, outcome, rows) VALUES ('r1', 'contacts', 't', 't', 'succeeded', 3)");
+    migrate(db, 5);
+    expect(migrate(db, 6)).toEqual({ from: 5, to: 6 });
+    expect(db.pragma('user_version', { simple: true })).toBe(6);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+    for (const t of ['contact_changes', 'order_changes', 'removed_contacts', 'removed_contacts_fts', 'removed_orders', 'removed_order_recipients', 'removed_orders_fts',
+      'order_templates', 'order_templates_fts', 'order_campaigns', 'order_campaigns_fts']) {
+      expect(tables).toContain(t);
+    }
+    // The cached rows are all there; the runs recorded before have no change counts.
+    expect(db.prepare('SELECT id FROM contacts ORDER BY rowid').pluck().all()).toEqual(['c1', 'c2', 'c3']);
+    expect(db.prepare('SELECT added, changed, removed FROM sync_runs').get()).toEqual({ added: null, changed: null, removed: null });
+    // The templates and campaigns of the cached orders, each described by its newest order (the lowest rowid).
+    expect(db.prepare('SELECT template_id, title, orders, recipients, delivered, last_order_id, last_delivery_date FROM order_templates ORDER BY template_id').all()).toEqual([
+      { template_id: '', title: null, orders: 1, recipients: 1, delivered: 0, last_order_id: '10', last_delivery_date: '2024-10-01' },
+      { template_id: 't1', title: 'Postcard v2', orders: 2, recipients: 5, delivered: 3, last_order_id: '30', last_delivery_date: '2025-04-01' },
+    ]);
+    expect(db.prepare('SELECT campaign_id, name, orders FROM order_campaigns ORDER BY campaign_id').all()).toEqual([
+      { campaign_id: 'c1', name: 'Spring 2025', orders: 2 },
+      { campaign_id: 'c2', name: 'Fall', orders: 1 },
+    ]);
+    expect(db.prepare("SELECT rowid FROM order_templates_fts WHERE order_templates_fts MATCH 'postc*'").pluck().all()).toHaveLength(1);
+    // The records kept as invalid are counted from their partial index, without reading the rows.
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join('; ');
+    expect(plan('SELECT count(*) FROM contacts WHERE invalid_reason IS NOT NULL')).toMatch(/contacts_invalid/);
+    expect(db.prepare('SELECT count(*) FROM contacts WHERE invalid_reason IS NOT NULL').pluck().get()).toBe(1);
+    expect(plan('SELECT count(*) FROM orders WHERE invalid_reason IS NOT NULL')).toMatch(/orders_invalid/);
+    expect(plan("SELECT id FROM orders WHERE template_id = 't1'")).toMatch(/orders_template/);
+    expect(plan("SELECT id FROM orders WHERE campaign_id = 'c1'")).toMatch(/orders_campaign/);
+    expect(() => db.exec("INSERT INTO contact_changes (id, change) VALUES ('x', 'moved')")).toThrow(/CHECK/);
+    db.close();
+  });
+
   it('sets WAL and synchronous=NORMAL on open', () => {
     const db = openCache(join(dir, 'pragmas.sqlite'));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

@@ -6,14 +6,19 @@
  * connection (snapshot.ts). Writing them (CSV, the file, progress) is export/write.ts's part.
  */
 import type Database from 'better-sqlite3';
-import type { ExportKind, ExportRequest } from '../../../shared/contract.ts';
+import type { AnyExportKind, ExportRequest } from '../../../shared/contract.ts';
+import type { StatusNames } from '../../../shared/statusNames.ts';
 import { resolveColumns, type ExportColumnDef } from './exportColumns.ts';
 import { openSnapshot } from './snapshot.ts';
+import { campaignListSql, templateListSql } from './summaries.ts';
 import { viewScope } from './viewScope.ts';
-import { ALL_RECORDS, contactViewSql, orderViewSql, type ViewScope, type ViewSql } from './views.ts';
+import { ALL_RECORDS, contactViewSql, orderViewSql, type ViewScope } from './views.ts';
 
-/** What an export reads: its kind, view query (null = everything) and column keys (null = all). */
-export type ExportSelection = { [K in ExportKind]: Pick<Extract<ExportRequest, { kind: K }>, 'kind' | 'query' | 'columns'> }[ExportKind];
+/**
+ * What an export reads: its kind, view query (null = everything), column keys (null = the default
+ * ones) and, for orders and recipients, the names of the status codes.
+ */
+export type ExportSelection = { [K in AnyExportKind]: Pick<Extract<ExportRequest, { kind: K }>, 'kind' | 'query' | 'columns'> & { statusNames?: StatusNames } }[AnyExportKind];
 
 /** The SQL of an export, with its bound parameters and the resolved columns. */
 export interface ExportSql {
@@ -36,30 +41,37 @@ export type ExportCell = string | number | bigint | Uint8Array | null;
  */
 export function exportSql(selection: ExportSelection, scope: ViewScope = ALL_RECORDS): ExportSql {
   const columns = resolveColumns(selection.kind, selection.columns);
-  const list = columns.map((c) => c.sql).join(', ');
-  let view: ViewSql;
+  let view: { from: string; where: string; orderBy: string; params: Record<string, unknown> };
   let from: string;
   let orderBy: string;
   if (selection.kind === 'contacts') {
     view = contactViewSql(selection.query ?? {}, undefined, scope);
     from = view.from;
     orderBy = view.orderBy;
+  } else if (selection.kind === 'templates' || selection.kind === 'campaigns') {
+    view = selection.kind === 'templates' ? templateListSql(selection.query ?? {}) : campaignListSql(selection.query ?? {});
+    from = view.from;
+    orderBy = view.orderBy;
   } else {
-    view = orderViewSql(selection.query ?? {}, undefined, scope);
-    from = selection.kind === 'orders' ? view.from : `${view.from} JOIN ${view.recipients} r ON r.order_id = o.id`;
-    orderBy = selection.kind === 'orders' ? view.orderBy : `${view.orderBy}, r.position`;
+    const orders = orderViewSql(selection.query ?? {}, undefined, scope);
+    view = orders;
+    from = selection.kind === 'orders' ? orders.from : `${orders.from} JOIN ${orders.recipients} r ON r.order_id = o.id`;
+    orderBy = selection.kind === 'orders' ? orders.orderBy : `${orders.orderBy}, r.position`;
   }
+  const params = { ...view.params };
+  const context = { statusNames: ('statusNames' in selection ? selection.statusNames : undefined) ?? {}, params };
+  const list = columns.map((c) => (typeof c.sql === 'string' ? c.sql : c.sql(context))).join(', ');
   return {
     select: `SELECT ${list} FROM ${from} WHERE ${view.where} ORDER BY ${orderBy}`,
     count: `SELECT count(*) FROM ${from} WHERE ${view.where}`,
-    params: view.params,
+    params,
     columns,
   };
 }
 
 /** An export's rows being read: the columns, the row count and the rows, all of one snapshot. */
 export interface ExportRows {
-  readonly kind: ExportKind;
+  readonly kind: AnyExportKind;
   readonly columns: readonly ExportColumnDef[];
   /** Rows the export will read (counted in the same snapshot). */
   readonly total: number;
@@ -80,7 +92,8 @@ export function openExportRows(db: Database.Database, selection: ExportSelection
   const snapshot = openSnapshot(db);
   try {
     const resource = selection.kind === 'contacts' ? 'contacts' : 'orders';
-    const sql = exportSql(selection, viewScope(snapshot.db, resource, selection.query?.view));
+    const view = selection.kind === 'templates' || selection.kind === 'campaigns' ? undefined : selection.query?.view;
+    const sql = exportSql(selection, viewScope(snapshot.db, resource, view));
     const total = Number(snapshot.db.prepare(sql.count).pluck().get(sql.params) ?? 0);
     const rows = snapshot.db.prepare(sql.select).raw(true).iterate(sql.params) as IterableIterator<ExportCell[]>;
     return {

@@ -4,10 +4,10 @@
  * selection left out). Read inside one read transaction, like every query of queries.ts.
  */
 import type Database from 'better-sqlite3';
-import type { ContactFacets, ContactQuery, DeliveredState, FacetOption, OrderFacets, OrderQuery, VerifiedState } from '../../../shared/query.ts';
+import { RECORD_CHANGES, type ContactFacets, type ContactQuery, type DeliveredState, type FacetOption, type OrderFacets, type OrderQuery, type RecordChange, type VerifiedState } from '../../../shared/query.ts';
 import { read, stmt, str, type Row } from './rows.ts';
 import { viewScope } from './viewScope.ts';
-import { contactViewSql, orderViewSql } from './views.ts';
+import { contactViewSql, orderViewSql, type ViewScope } from './views.ts';
 
 /** Most options a facet lists. */
 const FACET_LIMIT = 200;
@@ -19,9 +19,27 @@ function facet<V>(db: Database.Database, sql: string, params: Record<string, unk
 const liveFacet = (r: Row): FacetOption<'live' | 'test'> | null =>
   r.v === 1 ? { value: 'live', label: 'Live', count: Number(r.n) } : r.v === 0 ? { value: 'test', label: 'Test', count: Number(r.n) } : null;
 
+const CHANGE_LABELS: Record<RecordChange, string> = { added: 'Added', changed: 'Changed', removed: 'Removed' };
+
 /**
- * Facet counts of the contacts view. The labels of members newer than the mirror are read from
- * their own records (a label id and title the mirror knows is named as the mirror names it).
+ * The change filter's options: the view's records (the change filter left out) of each kind of
+ * change in the last sync, the removed ones counted from their kept copies. The view with every
+ * kind asked holds exactly the changed records, each with its kind in the change table.
+ */
+function changeFacet(db: Database.Database, kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, scope: ViewScope): FacetOption<RecordChange>[] {
+  const all = { ...query, changed: [...RECORD_CHANGES] };
+  const v = kind === 'contacts' ? contactViewSql(all as ContactQuery, undefined, scope) : orderViewSql(all as OrderQuery, undefined, scope);
+  const alias = kind === 'contacts' ? 'c' : 'o';
+  const table = kind === 'contacts' ? 'contact_changes' : 'order_changes';
+  const sql = `SELECT (SELECT ch.change FROM ${table} ch WHERE ch.id = ${alias}.id) AS v, count(*) AS n FROM ${v.from} WHERE ${v.where} GROUP BY 1`;
+  return facet<RecordChange>(db, sql, v.params, (r) => (r.v === 'added' || r.v === 'changed' || r.v === 'removed' ? { value: r.v, label: CHANGE_LABELS[r.v], count: Number(r.n) } : null))
+    .sort((a, b) => RECORD_CHANGES.indexOf(a.value) - RECORD_CHANGES.indexOf(b.value));
+}
+
+/**
+ * Facet counts of the contacts view. The labels of rows that are not the mirror's (members newer
+ * than the mirror, removed contacts' kept copies) are read from their own records (a label id and
+ * title the mirror knows is named as the mirror names it).
  */
 export function contactFacets(db: Database.Database, query: ContactQuery): ContactFacets {
   return read(db, () => {
@@ -30,11 +48,11 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
     const mirrorLabels = `SELECT cl.label_id AS v FROM contact_labels cl WHERE cl.contact_id IN (SELECT c.id FROM ${lv.from} WHERE ${lv.where})`;
     const labelsSql = lv.all
       ? `SELECT l.id AS v, l.title AS t, count(*) AS n FROM contact_labels cl JOIN labels l ON l.id = cl.label_id GROUP BY l.id ORDER BY n DESC, t LIMIT ${FACET_LIMIT}`
-      : scope.kind === 'members' && scope.newer > 0
+      : lv.outside !== undefined
         ? `SELECT v, coalesce((SELECT title FROM labels WHERE id = v), max(t)) AS t, count(*) AS n FROM (
              SELECT m.v, NULL AS t FROM (${mirrorLabels}) m
              UNION ALL SELECT j.value ->> 'id' AS v, max(j.value ->> 'title') AS t FROM ${lv.from}, json_each(c.label_list) j
-               WHERE (${lv.where}) AND c.newer = 1 GROUP BY c.id, v)
+               WHERE (${lv.where}) AND ${lv.outside} GROUP BY c.id, v)
            GROUP BY v ORDER BY n DESC, t LIMIT ${FACET_LIMIT}`
         : `SELECT l.id AS v, l.title AS t, count(*) AS n FROM contact_labels cl JOIN labels l ON l.id = cl.label_id
            WHERE cl.contact_id IN (SELECT c.id FROM ${lv.from} WHERE ${lv.where}) GROUP BY l.id ORDER BY n DESC, t LIMIT ${FACET_LIMIT}`;
@@ -53,6 +71,7 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
         r.v === 1 ? { value: 'yes', label: 'Verified', count: Number(r.n) } : r.v === 0 ? { value: 'no', label: 'Not verified', count: Number(r.n) } : { value: 'unknown', label: 'Unknown', count: Number(r.n) },
       ),
       liveMode: facet(db, live.sql, live.params, liveFacet),
+      changed: changeFacet(db, 'contacts', query, scope),
     };
   });
 }
@@ -79,6 +98,7 @@ export function orderFacets(db: Database.Database, query: OrderQuery): OrderFace
         const v = str(r.v) as DeliveredState;
         return { value: v, label: DELIVERED_LABELS[v], count: Number(r.n) };
       }),
+      changed: changeFacet(db, 'orders', query, scope),
     };
   });
 }

@@ -10,6 +10,7 @@ import type { Job, MethodTable } from './protocol.ts';
 import { readPreview } from './previews.ts';
 import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from './savedViews.ts';
 import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates, syncHistory } from './queries.ts';
+import { getCampaign, getTemplate, queryCampaigns, queryTemplates } from './summaries.ts';
 
 /** The methods of the database worker (name → function of the connection). */
 export const CACHE_METHODS = {
@@ -21,6 +22,10 @@ export const CACHE_METHODS = {
   countOrders,
   orderFacets,
   getOrder,
+  queryTemplates,
+  getTemplate,
+  queryCampaigns,
+  getCampaign,
   resourceStates,
   syncHistory,
   readPreview,
@@ -48,6 +53,7 @@ export type CacheMethodName = keyof CacheMethods;
  */
 export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>([
   'queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory', 'listViews', 'getView', 'viewsNamed',
+  'queryTemplates', 'getTemplate', 'queryCampaigns', 'getCampaign',
 ]);
 
 /** Progress of a CSV export. */

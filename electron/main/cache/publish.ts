@@ -9,13 +9,18 @@ import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
+import { buildChangesNext } from './changes.ts';
+import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
 import { buildViewRowsNext, reconcileViewsOnPublish } from './viewMirror.ts';
 import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
 
 /** Tables that make up the visible snapshot of each resource. */
 export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
-  contacts: ['contacts', 'labels', 'contact_labels', 'contacts_fts', 'view_contact_rows', 'view_contacts_fts'],
-  orders: ['orders', 'order_recipients', 'orders_fts', 'view_order_rows', 'view_orders_fts'],
+  contacts: ['contacts', 'labels', 'contact_labels', 'contacts_fts', 'view_contact_rows', 'view_contacts_fts', 'contact_changes', 'removed_contacts', 'removed_contacts_fts'],
+  orders: [
+    'orders', 'order_recipients', 'orders_fts', 'view_order_rows', 'view_orders_fts', 'order_changes', 'removed_orders', 'removed_order_recipients', 'removed_orders_fts',
+    ...SUMMARY_TABLES,
+  ],
 };
 
 export { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS } from './positions.ts';
@@ -120,15 +125,29 @@ function withoutAutomerge(db: Database.Database, fts: string, insert: () => void
   db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_SIZE})`);
 }
 
+/** Options of {@link buildNext}. */
+export interface BuildOptions {
+  /** Called with 'indexing' before the search index build. */
+  onPhase?: (phase: 'indexing') => void;
+  /**
+   * Compare the new mirror with the published one and record what was added, changed and removed
+   * (changes.ts); without it (a resource's first sync: nothing to compare with) no change is
+   * recorded. @default false
+   */
+  compare?: boolean;
+}
+
 /**
  * Builds the `_next` tables of `resource` from staging rows of `pass` (drift repair keeps only
- * rows seen in the last complete pass), and the member rowids and members' search index of its
- * saved views for the new mirror (viewMirror.ts). Heavy (seconds at 1M rows); runs in the sync connection
- * without holding any lock readers care about.
- * @param onPhase called with 'indexing' before the search index build
+ * rows seen in the last complete pass): the mirror, its search index, what changed since the
+ * published mirror (with `compare`), for orders the templates and campaigns (summaries.ts), and
+ * the member rowids and members' search index of its saved views for the new mirror
+ * (viewMirror.ts). Heavy (seconds at 1M rows); runs in the sync connection without holding any
+ * lock readers care about.
  * @returns the number of rows built
  */
-export function buildNext(db: Database.Database, resource: Resource, gen: string, onPhase?: (phase: 'indexing') => void): number {
+export function buildNext(db: Database.Database, resource: Resource, gen: string, options: BuildOptions = {}): number {
+  const { onPhase, compare = false } = options;
   dropLeftovers(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
   if (resource === 'contacts') {
@@ -153,7 +172,9 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
     withoutAutomerge(db, 'orders_fts_next', () => db.exec(`INSERT INTO orders_fts_next (rowid, ${ORDER_FTS_COLUMNS})
       SELECT o.rowid, ${orderFtsValuesSql('o', 'order_recipients_next')} FROM orders_next o`));
   }
+  if (compare) buildChangesNext(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts')) createNextIndexes(db, t, gen);
+  if (resource === 'orders') buildSummariesNext(db);
   // Saved views' members are found again in the new mirror (by their ids).
   buildViewRowsNext(db, resource);
   const main = resource === 'contacts' ? 'contacts_next' : 'orders_next';

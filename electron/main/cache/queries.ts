@@ -136,23 +136,29 @@ export function countOrders(db: Database.Database, query: OrderQuery): RowCount 
   });
 }
 
-/** Rows and last sync of each resource (what the status call shows). */
+/**
+ * Rows, records kept as invalid (counted from the partial indexes of migration 006, without reading
+ * the rows) and last sync of each resource (what the status call shows).
+ */
 export function resourceStates(db: Database.Database): Record<Resource, ResourceState> {
-  const rows = stmt(db, 'SELECT * FROM resource_state').all() as Row[];
-  const out: Record<Resource, ResourceState> = {
-    contacts: { rows: 0, lastSyncedAt: null, lastError: null },
-    orders: { rows: 0, lastSyncedAt: null, lastError: null },
-  };
-  for (const r of rows) {
-    const key = r.resource as Resource;
-    if (!(key in out)) continue;
-    out[key] = {
-      rows: Number(r.rows ?? 0),
-      lastSyncedAt: (r.last_synced_at as string | null) ?? null,
-      lastError: r.last_error_code ? { code: str(r.last_error_code), message: str(r.last_error_message) } : null,
+  return read(db, () => {
+    const rows = stmt(db, 'SELECT * FROM resource_state').all() as Row[];
+    const out: Record<Resource, ResourceState> = {
+      contacts: { rows: 0, invalidRecords: 0, lastSyncedAt: null, lastError: null },
+      orders: { rows: 0, invalidRecords: 0, lastSyncedAt: null, lastError: null },
     };
-  }
-  return out;
+    for (const r of rows) {
+      const key = r.resource as Resource;
+      if (!(key in out)) continue;
+      out[key] = {
+        rows: Number(r.rows ?? 0),
+        invalidRecords: stmt(db, `SELECT count(*) FROM ${key} WHERE invalid_reason IS NOT NULL`).pluck().get() as number,
+        lastSyncedAt: (r.last_synced_at as string | null) ?? null,
+        lastError: r.last_error_code ? { code: str(r.last_error_code), message: str(r.last_error_message) } : null,
+      };
+    }
+    return out;
+  });
 }
 
 /** Maps a sync_runs row to a {@link SyncRun}. */
@@ -160,6 +166,7 @@ export function toSyncRun(r: Row): SyncRun {
   return {
     runId: str(r.run_id), resource: r.resource as Resource, startedAt: str(r.started_at), endedAt: (r.ended_at as string | null) ?? null,
     outcome: r.outcome as SyncRun['outcome'], rows: Number(r.rows ?? 0), invalidRecords: Number(r.invalid_records ?? 0),
+    changes: r.added === null || r.added === undefined ? null : { added: Number(r.added), changed: Number(r.changed ?? 0), removed: Number(r.removed ?? 0) },
     error: r.error_code ? { code: str(r.error_code), message: str(r.error_message) } : null,
   };
 }

@@ -5,7 +5,7 @@
  * members newer than the mirror, so a filter means the same thing in each.
  */
 import { nationalDigits } from './ingest.ts';
-import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
+import type { ContactQuery, OrderQuery, RecordChange } from '../../../shared/query.ts';
 
 /** Sort column of shared/query.ts → position column (see publish.ts); `rowid` = default order. */
 export const CONTACT_SORT: Record<string, string> = {
@@ -194,6 +194,8 @@ export function contactParts(query: ContactQuery, omit: keyof ContactQuery | und
     conditions.push('c.created_at < :createdToEnd');
     params.createdToEnd = dayAfter(query.createdTo);
   }
+  if (omit !== 'changed' && query.changed?.length) conditions.push(changedCondition('c', 'contact_changes', query.changed, params));
+  if (query.invalidOnly) conditions.push('c.invalid_reason IS NOT NULL');
   // Instants compare as text like the days above: both sides are ISO 8601 in UTC ("…Z").
   if (query.createdAfter) {
     conditions.push('c.created_at >= :createdAfter');
@@ -230,5 +232,26 @@ export function orderConditions(query: OrderQuery, omit: keyof OrderQuery | unde
     where.push(`o.id IN (SELECT r.order_id FROM ${recipients} r WHERE r.contact_id = :contactId)`);
     params.contactId = query.contactId;
   }
+  if (query.templateId !== undefined) where.push(idCondition('o.template_id', 'templateId', query.templateId, params));
+  if (query.campaignId !== undefined) where.push(idCondition('o.campaign_id', 'campaignId', query.campaignId, params));
+  if (omit !== 'changed' && query.changed?.length) where.push(changedCondition('o', 'order_changes', query.changed, params));
+  if (query.invalidOnly) where.push('o.invalid_reason IS NOT NULL');
   return where;
+}
+
+/** `column` equals `value`; '' also matches NULL (the group of orders that carry no such id). */
+function idCondition(column: string, name: string, value: string, params: Record<string, unknown>): string {
+  params[name] = value;
+  return value === '' ? `(${column} IS NULL OR ${column} = '')` : `${column} = :${name}`;
+}
+
+/**
+ * The change filter's condition on the mirror's rows: ids recorded as added or changed by the last
+ * sync (changes.ts). The removed records are not in the mirror: views.ts adds their kept copies
+ * (viewRemoved.ts), and a filter of removed records alone matches no mirror row ('0').
+ */
+function changedCondition(alias: string, table: string, kinds: readonly RecordChange[], params: Record<string, unknown>): string {
+  const inMirror = [...new Set(kinds)].filter((k) => k !== 'removed');
+  if (inMirror.length === 0) return '0';
+  return `${alias}.id IN (SELECT id FROM ${table} WHERE change IN (${inList(params, 'change', inMirror)}))`;
 }

@@ -17,6 +17,7 @@ import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import { CONTACT_POSITIONS, ORDER_POSITIONS } from './positions.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { CONTACT_SORT, ORDER_SORT, compileSearch, contactParts, isDefaultOrder, orderClause, orderConditions } from './viewParts.ts';
+import { wantsRemoved, withRemovedContacts, withRemovedOrders } from './viewRemoved.ts';
 
 export { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch } from './viewParts.ts';
 
@@ -43,6 +44,12 @@ export interface ViewSql {
   ranked?: { table: string };
   /** The recipients of the view's orders, as a table or a parenthesised subquery (exports). */
   recipients: string;
+  /**
+   * Set when some rows are not the mirror's (a saved view's members newer than the mirror, removed
+   * records' kept copies): the condition on the alias that is true for those rows, whose labels are
+   * read from their own `label_list` (facets.ts).
+   */
+  outside?: string;
 }
 
 /**
@@ -88,10 +95,22 @@ function union(alias: string, columns: readonly string[], mirror: Branch, newer:
  * With a search, the label, state, verified and live mode filters become filter tokens of the same
  * MATCH (viewParts.ts `CONTACT_FILTER_TOKENS`); without one they are row conditions that use the
  * indexes — except over a saved view's members, where any of them is matched in the members' own
- * search index.
+ * search index. A change filter with `removed` adds the removed contacts' kept copies (viewRemoved.ts).
  * @param scope the records the query may show (viewScope.ts resolves `query.view`); default all
  */
 export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery, scope: ViewScope = ALL_RECORDS): ViewSql {
+  const base = contactMirrorViewSql(query, omit, scope);
+  return wantsRemoved(query, omit) ? withRemovedContacts(base, query, omit, scope) : base;
+}
+
+/** SQL of an order view; `omit` and `scope` as in {@link contactViewSql}. */
+export function orderViewSql(query: OrderQuery, omit?: keyof OrderQuery, scope: ViewScope = ALL_RECORDS): ViewSql {
+  const base = orderMirrorViewSql(query, omit, scope);
+  return wantsRemoved(query, omit) ? withRemovedOrders(base, query, omit, scope) : base;
+}
+
+/** The mirror's rows of a contact view (and a saved view's members newer than the mirror). */
+function contactMirrorViewSql(query: ContactQuery, omit: keyof ContactQuery | undefined, scope: ViewScope): ViewSql {
   const params: Record<string, unknown> = {};
   if (scope.kind === 'all') {
     const p = contactParts(query, omit, params, compileSearch(query.search) !== null, 'mirror');
@@ -137,11 +156,14 @@ export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery, s
   const newer: Branch = p.match === null
     ? { from: 'view_newer_contacts c', where: ['c.member_key = :vkey', ...n.conditions] }
     : { from: 'view_newer_contacts_fts JOIN view_newer_contacts c ON c.rowid = view_newer_contacts_fts.rowid', where: ['view_newer_contacts_fts MATCH :search', 'c.member_key = :vkey', ...n.conditions] };
-  return { from: union('c', CONTACT_UNION_COLUMNS, members, newer), where: '1', orderBy: orderClause('c', 'c.rowid', query.sort, CONTACT_SORT), params, all: false, recipients: 'order_recipients', ...known };
+  return {
+    from: union('c', CONTACT_UNION_COLUMNS, members, newer), where: '1', orderBy: orderClause('c', 'c.rowid', query.sort, CONTACT_SORT), params, all: false,
+    recipients: 'order_recipients', outside: 'c.newer = 1', ...known,
+  };
 }
 
-/** SQL of an order view; `omit` and `scope` as in {@link contactViewSql}. */
-export function orderViewSql(query: OrderQuery, omit?: keyof OrderQuery, scope: ViewScope = ALL_RECORDS): ViewSql {
+/** The mirror's rows of an order view (and a saved view's members newer than the mirror). */
+function orderMirrorViewSql(query: OrderQuery, omit: keyof OrderQuery | undefined, scope: ViewScope): ViewSql {
   const params: Record<string, unknown> = {};
   const match = compileSearch(query.search);
   if (scope.kind === 'all') {
@@ -187,6 +209,7 @@ export function orderViewSql(query: OrderQuery, omit?: keyof OrderQuery, scope: 
   const rcols = RECIPIENT_COLUMNS.join(', ');
   return {
     from: union('o', ORDER_UNION_COLUMNS, members, newer), where: '1', orderBy: orderClause('o', 'o.rowid', query.sort, ORDER_SORT), params, all: false, ...known,
+    outside: 'o.newer = 1',
     recipients: `(SELECT ${rcols} FROM order_recipients UNION ALL SELECT ${rcols} FROM view_newer_order_recipients WHERE member_key = :vkey)`,
   };
 }

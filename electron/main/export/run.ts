@@ -4,7 +4,7 @@
  * name of an export.
  */
 import type Database from 'better-sqlite3';
-import { exportRequestSchema, type ExportKind } from '../../../shared/contract.ts';
+import { exportRequestSchema, type AnyExportKind } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { describeIssues } from '../../../shared/zodIssues.ts';
 import { writeExport, type ExportOutcome, type RunExportOptions } from './write.ts';
@@ -16,10 +16,10 @@ export type { ExportOutcome, ExportRunProgress, RunExportOptions } from './write
  * profile name keeps only letters and digits (any script), other runs become `-`, so a name like
  * `../../etc` or `C:\x` cannot steer the path; at most 40 characters of it are used.
  * @param profileName the profile's display name
- * @param kind contacts | orders | recipients
+ * @param kind contacts | orders | recipients | templates | campaigns
  * @param date the day to put in the name (local calendar date)
  */
-export function defaultExportFileName(profileName: string, kind: ExportKind, date: Date): string {
+export function defaultExportFileName(profileName: string, kind: AnyExportKind, date: Date): string {
   const slug =
     profileName
       .normalize('NFKD')

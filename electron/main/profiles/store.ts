@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { queryEncodingSchema } from '../../../shared/serviceQuery.ts';
+import { MAX_STATUS_NAMES, STATUS_CODE_KEY, STATUS_COLOURS, type StatusNames } from '../../../shared/statusNames.ts';
 import { ENVIRONMENTS, profileInputSchema, type Profile, type ProfileInput, type ProfileList } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
@@ -48,7 +49,26 @@ const storedProfileSchema = z.object({
   // Optional for the same reason (absent: DEFAULT_QUERY_ENCODING). A value this version does not
   // know (written by a newer one) reads as absent rather than making the whole file damaged.
   queryEncoding: queryEncodingSchema.strip().optional().catch(undefined),
+  // Optional for the same reason (absent: no names). Read leniently, so that a newer version's
+  // entries never make the whole file damaged: an unknown colour reads as grey, an entry that is
+  // not a name at all is dropped.
+  statusNames: z
+    .record(z.string(), z.unknown())
+    .transform(storedStatusNames)
+    .optional()
+    .catch(undefined),
 });
+
+/** The status names a stored profile holds: valid entries kept (unknown colours as grey), the rest dropped. */
+function storedStatusNames(entries: Record<string, unknown>): StatusNames {
+  const names: StatusNames = {};
+  const entry = z.object({ name: z.string().trim().min(1).max(60), colour: z.enum(STATUS_COLOURS).catch('grey') });
+  for (const [code, value] of Object.entries(entries).slice(0, MAX_STATUS_NAMES)) {
+    const parsed = entry.safeParse(value);
+    if (STATUS_CODE_KEY.test(code) && parsed.success) Object.defineProperty(names, code, { value: parsed.data, enumerable: true, configurable: true, writable: true });
+  }
+  return names;
+}
 
 const profilesFileSchema = z
   .object({
@@ -124,8 +144,14 @@ export function newProfileId(name: string, taken: ReadonlySet<string> = new Set(
   }
 }
 
+function copyStatusNames(names: StatusNames): StatusNames {
+  return Object.fromEntries(Object.entries(names).map(([code, named]) => [code, { ...named }]));
+}
+
 function copyProfile(profile: Profile): Profile {
-  return profile.queryEncoding === undefined ? { ...profile } : { ...profile, queryEncoding: { ...profile.queryEncoding } };
+  const copy: Profile = profile.queryEncoding === undefined ? { ...profile } : { ...profile, queryEncoding: { ...profile.queryEncoding } };
+  if (profile.statusNames !== undefined) copy.statusNames = copyStatusNames(profile.statusNames);
+  return copy;
 }
 
 /** The profiles of one data directory. Synchronous: the file is small and written rarely. */
@@ -231,6 +257,7 @@ export class ProfileStore {
         sampleData: options.sampleData ?? existing.sampleData,
         ...(fields.previews === undefined ? {} : { previews: fields.previews }),
         ...(fields.queryEncoding === undefined ? {} : { queryEncoding: { ...fields.queryEncoding } }),
+        ...(fields.statusNames === undefined ? {} : { statusNames: copyStatusNames(fields.statusNames) }),
       };
       file.profiles[index] = saved;
     } else {
@@ -245,6 +272,7 @@ export class ProfileStore {
         createdAt: new Date().toISOString(),
         ...(fields.previews === undefined ? {} : { previews: fields.previews }),
         ...(fields.queryEncoding === undefined ? {} : { queryEncoding: { ...fields.queryEncoding } }),
+        ...(fields.statusNames === undefined ? {} : { statusNames: copyStatusNames(fields.statusNames) }),
       };
       file.profiles.push(saved);
       if (file.activeProfileId === null) file.activeProfileId = saved.id;

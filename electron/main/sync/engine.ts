@@ -29,6 +29,7 @@ import { endsSync, type SyncProgress, type SyncRun } from '../../../shared/contr
 import { isLetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../log.ts';
+import { changeCounts } from '../cache/changes.ts';
 import { buildNext, dropLeftovers, publishNext } from '../cache/publish.ts';
 import { MirrorStaging } from '../cache/staging.ts';
 import { SyncBookkeeping } from '../cache/syncBookkeeping.ts';
@@ -153,17 +154,21 @@ function publish(run: MirrorSync): void {
   const { db, resource } = run;
   if (run.signal.aborted) throw cancelled(run.kept);
   run.progress.setPhase('indexing');
-  const rows = buildNext(db, resource, Date.now().toString(36));
+  // What changed is recorded against the copy readers see; a first sync has none to compare with.
+  const compare = run.books.wasPublished(resource);
+  const rows = buildNext(db, resource, Date.now().toString(36), { compare });
   if (run.signal.aborted) {
     dropLeftovers(db, resource);
     throw cancelled(run.kept);
   }
   run.progress.setPhase('publishing');
   const endedAt = new Date().toISOString();
-  publishNext(db, resource, () => run.books.recordPublished(run.runId, resource, endedAt, rows, run.invalid));
+  const changes = compare ? changeCounts(db, resource, '_next') : null;
+  publishNext(db, resource, () => run.books.recordPublished(run.runId, resource, endedAt, rows, run.invalid, changes));
   run.progress.published(rows);
   run.progress.setPhase('done');
-  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept)`);
+  const changed = changes ? `; ${changes.added} added, ${changes.changed} changed, ${changes.removed} removed` : '';
+  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed})`);
 }
 
 /** Step 6: records how a run that did not publish ended (a failure also as the resource's last error). */

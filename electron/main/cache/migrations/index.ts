@@ -9,6 +9,7 @@ import { migration as m002 } from './002_contact_filter_tokens.ts';
 import { migration as m003 } from './003_filter_token_mark.ts';
 import { migration as m004 } from './004_template_previews.ts';
 import { migration as m005 } from './005_saved_views.ts';
+import { migration as m006 } from './006_changes_and_summaries.ts';
 
 /** One schema step. `sql` runs inside the runner's transaction; never edit a released migration. */
 export interface Migration {
@@ -18,7 +19,7 @@ export interface Migration {
 }
 
 /** Every migration, in order; `MIGRATIONS[i].version === i + 1`. */
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006];
 
 /** The schema version this build of Letterdesk writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

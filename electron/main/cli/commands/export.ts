@@ -1,7 +1,7 @@
 /** `letterdesk export contacts|orders|recipients --out FILE`: a CSV of the rows the filters select. */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { EXPORT_KINDS, type CsvOptions, type ExportKind, type ExportRequest } from '../../../../shared/contract.ts';
+import { EXPORT_KINDS, type CsvOptions, type ExportKind, type RecordExportRequest } from '../../../../shared/contract.ts';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS } from '../../../../shared/query.ts';
 import { exportColumns } from '../../export/columns.ts';
 import { addBothFilters, localQueryFor, type ContactFilterOptions, type OrderFilterOptions } from '../args.ts';
@@ -18,10 +18,10 @@ type ExportOptions = ContactFilterOptions &
  * recipients.
  * @throws LetterdeskError VALIDATION when a filter of the other kind is given
  */
-function exportRequest(kind: ExportKind, opts: ExportOptions): ExportRequest {
+function exportRequest(kind: ExportKind, opts: ExportOptions): RecordExportRequest {
   const options: CsvOptions = { delimiter: opts.delimiter, bom: opts.bom === true, neutralizeFormulas: opts.neutralize };
   const columns = opts.columns === undefined ? null : opts.columns.split(',').map((c) => c.trim()).filter((c) => c !== '');
-  return { kind, query: localQueryFor(kind === 'contacts' ? 'contacts' : 'orders', kind, opts), columns, options } as ExportRequest;
+  return { kind, query: localQueryFor(kind === 'contacts' ? 'contacts' : 'orders', kind, opts), columns, options } as RecordExportRequest;
 }
 
 /** Registers the `export` command on `program`. */
@@ -31,7 +31,7 @@ export function registerExportCommand(program: Command, io: CliIo): void {
     .description('write a CSV file of contacts, orders or order recipients (the rows the same filters select)')
     .addArgument(program.createArgument('<kind>', 'contacts, orders or recipients').choices(EXPORT_KINDS))
     .requiredOption('--out <file>', 'the CSV file to write (replaced atomically if it exists)')
-    .option('--columns <keys>', 'comma-separated column keys, in the order wanted (default: all)')
+    .option('--columns <keys>', 'comma-separated column keys, in the order wanted (default: every column but raw)')
     .option('--bom', 'start the file with a UTF-8 byte-order mark (Excel on Windows needs it to read UTF-8)')
     .addOption(new Option('--delimiter <d>', 'field delimiter').choices(['comma', 'semicolon', 'tab']).default('comma'))
     .option(
@@ -44,16 +44,18 @@ export function registerExportCommand(program: Command, io: CliIo): void {
   exportCmd
     .addHelpText(
       'after',
-      `\nFilters: contacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')}).\n\nColumns (--columns):\n${EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
+      `\nFilters: contacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')}).\n\nColumns (--columns; raw, the record as cached, only when named):\n${EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
     );
   exportCmd.action((kind: ExportKind, opts: ExportOptions, cmd: Command) =>
     withContext(cmd, io, async (ctx) => {
       const p = chosenProfile(ctx);
       const table = kind === 'contacts' ? 'contacts' : 'orders';
       let request = exportRequest(kind, opts);
+      // The "Status name" columns name the codes as the profile does.
+      if (request.kind !== 'contacts') request = { ...request, statusNames: p.statusNames ?? {} };
       const target = resolve(io.cwd, opts.out);
       const cache = await ctx.core.caches.openSynced(p, table);
-      if (opts.view !== undefined) request = { ...request, query: await queryInView(ctx.core, p, table, opts.view, request.query ?? {}) } as ExportRequest;
+      if (opts.view !== undefined) request = { ...request, query: await queryInView(ctx.core, p, table, opts.view, request.query ?? {}) } as RecordExportRequest;
       const view = exportProgressView(io.stderr, kind);
       try {
         const { rows } = await withInterrupt((signal) => ctx.core.exports.run(cache, request, target, { signal, onProgress: (x) => view.update(x) }));
