@@ -156,7 +156,7 @@ export class ExportDialogState {
     this.progress = null;
   }
 
-  /** Reads the columns `kind` offers and checks them all; an answer for another kind is dropped. */
+  /** Reads the columns `kind` offers and checks its default set (opt-in ones, such as Raw JSON, stay unchecked); an answer for another kind is dropped. */
   loadColumns(kind: ExportKind): void {
     this.columnsError = null;
     call('exportColumns', { kind })
@@ -164,7 +164,7 @@ export class ExportDialogState {
         if (this.kind !== kind) return;
         this.columns = columns;
         this.order = null;
-        this.chosen = Object.fromEntries(columns.map((c) => [c.key, true]));
+        this.chosen = Object.fromEntries(columns.filter((c) => c.inDefault).map((c) => [c.key, true]));
       })
       .catch((e: unknown) => (this.columnsError = errorText(e)));
   }
@@ -208,7 +208,10 @@ export class ExportDialogState {
   async run(): Promise<void> {
     const options: CsvOptions = { delimiter: this.delimiter, bom: this.bom, neutralizeFormulas: this.neutralize };
     saveSetting('export', options);
-    const columns = this.selectedColumns.length === this.columns.length && this.order === null ? null : this.selectedColumns;
+    // null asks for the default set, which is shorter to send and keeps the default order.
+    const defaults = this.columns.filter((c) => c.inDefault).map((c) => c.key);
+    const isDefault = this.order === null && this.selectedColumns.length === defaults.length && defaults.every((k) => this.chosen[k]);
+    const columns = isDefault ? null : this.selectedColumns;
     const kind = this.kind;
     this.running = true;
     this.#cancelWanted = false;
