@@ -32,7 +32,12 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   expect(app.core.profiles.list().profiles).toEqual([]);
   await form.getByLabel('Access token').fill('eyJhbGciOiJIUzI1NiJ9.not-a-valid-token.x');
   await app.screenshot('30-connect-form');
+  // The connection is tested before the profile is saved: the token is rejected, and the person
+  // chooses to save the profile anyway.
   await form.getByRole('button', { name: 'Connect and sync' }).click();
+  await expect(form.getByTestId('connection-contacts')).toContainText('rejected');
+  expect(app.core.profiles.list().profiles).toEqual([]);
+  await form.getByRole('button', { name: 'Save anyway' }).click();
 
   // 401 → the banner and the status bar say what happened and what to do.
   const banner = page.getByTestId('auth-banner');

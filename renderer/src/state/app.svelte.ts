@@ -1,6 +1,7 @@
 /**
  * Application-wide state: profiles, the active view, sync status and progress, connectivity,
- * credentials, and the two list models. One instance, created by App.svelte.
+ * credentials, the two list models and the profile's saved views. One instance, created by
+ * App.svelte.
  */
 import type {
   Connectivity,
@@ -19,6 +20,7 @@ import { loadSetting, saveSetting } from '../lib/storage.ts';
 import type { ListSnapshot } from './listModel.svelte.ts';
 import { createContactsModel, createOrdersModel, type ContactFilters, type OrderFilters } from './models.ts';
 import { NavigationHistory, type Place } from './navigation.svelte.ts';
+import { SavedViews } from './savedViews.svelte.ts';
 import { UiLayout } from './uiLayout.svelte.ts';
 import type { ContactSortColumn, OrderSortColumn } from '../../../shared/query.ts';
 
@@ -90,6 +92,8 @@ export class AppState {
 
   readonly contacts = createContactsModel();
   readonly orders = createOrdersModel();
+  /** The active profile's saved views. */
+  readonly views = new SavedViews();
   /** Pane sizes and the sidebar. */
   readonly layout = new UiLayout();
   /** Back and Forward. */
@@ -190,9 +194,27 @@ export class AppState {
       b.on('cacheChanged', (e) => {
         if (e.profileId !== this.activeProfileId) return;
         this.cacheRevision++;
-        if (e.resources.includes('contacts')) void this.contacts.refresh(true);
-        if (e.resources.includes('orders')) void this.orders.refresh(true);
+        for (const r of e.resources) {
+          const model = this.list(r);
+          void model.refresh(true);
+          // A new mirror holds some members that were newer than the last one.
+          if (model.viewId !== null) void this.views.loadNewer(model.viewId);
+        }
         void this.refreshStatus();
+      }),
+      b.on('viewsChanged', (e) => {
+        if (e.profileId === this.activeProfileId) void this.#loadViews();
+      }),
+      b.on('viewProgress', (p) => this.views.onProgress(p)),
+      b.on('viewRefreshed', (r) => {
+        this.views.onRefreshed(r);
+        for (const model of [this.contacts, this.orders]) {
+          if (model.viewId !== r.viewId || r.outcome !== 'succeeded') continue;
+          void model.refresh(true);
+          void this.views.loadNewer(r.viewId);
+        }
+        // A read of views alone announces no resource's end: the status says when its run is over.
+        if (Object.keys(this.progress).length === 0) void this.#statusAfterViews();
       }),
     );
     try {
@@ -231,6 +253,7 @@ export class AppState {
       this.contacts.useProfile(list.activeProfileId);
       this.orders.useProfile(list.activeProfileId);
       this.history.clear();
+      void this.#loadViews();
       if (!initial) void this.refreshStatus();
     }
   }
@@ -249,6 +272,7 @@ export class AppState {
       if (id !== this.activeProfileId) return;
       this.syncStatus = status;
       this.running = status.running;
+      if (!status.running) this.views.settle();
       this.connectivity = status.connectivity;
       this.credentials = creds;
       this.statusError = null;
@@ -305,6 +329,51 @@ export class AppState {
     if (this.activeProfileId) saveSetting(`profile:${this.activeProfileId}:view`, view);
   }
 
+  /** The list model of a resource. */
+  list(resource: Resource): AppState['contacts'] | AppState['orders'] {
+    return resource === 'contacts' ? this.contacts : this.orders;
+  }
+
+  /**
+   * Shows a resource's table: every record (`viewId` null), or the members of a saved view with
+   * its settings applied. Back returns to where the person was.
+   */
+  async openList(resource: Resource, viewId: string | null): Promise<void> {
+    const model = this.list(resource);
+    if (this.view === resource && model.viewId === viewId) return;
+    const view = this.views.byId(viewId);
+    if (viewId !== null && !view) return;
+    this.history.record();
+    this.setView(resource, false);
+    if (!view) {
+      await model.leaveView();
+      return;
+    }
+    void this.views.loadNewer(view.id);
+    await model.openView(view.id, view.settings);
+  }
+
+  /** Reads the profile's views; an open view that no longer exists gives way to the full table. */
+  async #loadViews(): Promise<void> {
+    const list = await this.views.load(this.activeProfileId);
+    if (!list) return;
+    for (const model of [this.contacts, this.orders]) {
+      if (model.viewId !== null && !list.some((v) => v.id === model.viewId)) {
+        this.toast('info', 'The view on screen was deleted; showing every record.');
+        void model.leaveView();
+      }
+    }
+  }
+
+  /** Re-reads the status until the run that read views has ended (a few seconds at most). */
+  async #statusAfterViews(): Promise<void> {
+    for (let i = 0; i < 40; i++) {
+      await this.refreshStatus();
+      if (!this.running || Object.keys(this.progress).length > 0) return;
+      await new Promise((done) => setTimeout(done, 250));
+    }
+  }
+
   /** Where the person is: the view, and both tables' search, filters, selection and scroll position. */
   capture(): AppPlace {
     return { view: this.view, contacts: this.contacts.snapshot(), orders: this.orders.snapshot() };
@@ -313,7 +382,10 @@ export class AppState {
   /** Puts the person back where they were (Back, Forward). */
   async restore(place: AppPlace): Promise<void> {
     this.setView(place.view, false);
-    await Promise.all([this.contacts.restore(place.contacts), this.orders.restore(place.orders)]);
+    // A place in a view deleted since is the full table's.
+    const live = <S extends { viewId: string | null; savedSettings: string | null }>(snap: S): S =>
+      snap.viewId !== null && !this.views.byId(snap.viewId) ? { ...snap, viewId: null, savedSettings: null } : snap;
+    await Promise.all([this.contacts.restore(live(place.contacts)), this.orders.restore(live(place.orders))]);
   }
 
   /**

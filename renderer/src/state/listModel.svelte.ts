@@ -1,12 +1,14 @@
 /**
  * The state behind one virtualized list view (contacts or orders): search text, filters, sort, the
- * column layout, a small cache of row pages, the total, facets, the selection and the open detail.
+ * column layout, a small cache of row pages, the total, facets, the selection and the open detail;
+ * and the saved view it is limited to, if any (its members, with its own settings applied).
  *
  * Queries never flicker: while a new search or filter is being answered, the old rows stay on screen
  * and are replaced in one step when the first page of the new result arrives. What the person does
  * with the keyboard meanwhile waits for that page and then acts on the new rows ({@link act}).
  */
 import type { RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
+import type { ViewLocalSettings } from '../../../shared/views.ts';
 import { errorText, toDisplayError, type DisplayError } from '../lib/api.ts';
 import { clampWidth, defaultLayout, normaliseLayout, type ColumnLayout } from '../lib/columns.ts';
 import { ALL, count, has, isOpenEnded, NONE, span, toggle, union, windows, type RowSelection } from '../lib/selection.ts';
@@ -37,6 +39,18 @@ export interface ListSource<Row, Query, Facets, Filters> {
    * what to tell the person and which filter fields to leave out of the query meanwhile.
    */
   check?(filters: Filters): FilterProblem<Filters> | null;
+  /** The query's filter fields: what a saved view's settings may set (anything else in them is ignored). */
+  filterKeys: readonly (keyof Filters & string)[];
+}
+
+/**
+ * A saved view's local settings as the list keeps them (shared/views.ts `ViewLocalSettings`): the
+ * list's query without `view` — search, filters, sort, as the command line's `--view` reads it —
+ * and the column layout.
+ */
+export interface ListSettings {
+  query: Record<string, unknown>;
+  layout: ColumnLayout;
 }
 
 /** Filter values that cannot be meant as they stand. */
@@ -75,6 +89,11 @@ export interface ListSnapshot<Filters, Column extends string> {
   detailId: string | null;
   /** The scroll position: the row at the top of the table, with the fraction of it scrolled past. */
   top: number;
+  /** The saved view the list was limited to, or null. */
+  viewId: string | null;
+  layout: ColumnLayout;
+  /** The settings that view had when it was opened or last saved (JSON), or null. */
+  savedSettings: string | null;
 }
 
 interface Persisted<Filters, Column extends string> {
@@ -100,6 +119,13 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   sort = $state.raw<SortState<Column> | null>(null);
   /** Which columns show, in which order and width. */
   layout = $state.raw<ColumnLayout>(defaultLayout());
+  /**
+   * The saved view the list is limited to (its members; every record for a view without a service
+   * query), or null. Changes made while it is open are not remembered for the full list.
+   */
+  viewId = $state<string | null>(null);
+  /** The open view's settings as saved (JSON with sorted keys), to tell when the list differs from them. */
+  #savedSettings = $state<string | null>(null);
 
   /** Row count of the result on screen; null before the first answer. */
   total = $state.raw<RowCount | null>(null);
@@ -142,8 +168,12 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     const search = this.appliedSearch.trim();
     if (search) q.search = search;
     if (this.sort) q.sort = { column: this.sort.column, direction: this.sort.direction };
+    if (this.viewId !== null) q.view = this.viewId;
     return q as Filters & { search?: string; sort?: SortState<Column> };
   });
+
+  /** The list's settings differ from those its open saved view was saved with. */
+  settingsChanged = $derived(this.viewId !== null && this.#savedSettings !== null && stableJson(this.settings()) !== this.#savedSettings);
 
   /** Number of active filters (not counting search). */
   activeFilterCount = $derived(
@@ -186,12 +216,9 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   /** Switches to a profile: loads its remembered filters, sort and layout, then queries. */
   useProfile(profileId: string | null): void {
     this.#profileId = profileId;
-    const saved = loadSetting<Persisted<Filters, Column>>(profileKey(profileId, this.source.name), { filters: {} as Filters, sort: null });
-    this.filters = (saved.filters ?? {}) as Filters;
-    this.sort = saved.sort ?? null;
-    this.layout = normaliseLayout(saved.layout ?? { widths: saved.widths ?? {} });
-    this.searchText = '';
-    this.appliedSearch = '';
+    this.viewId = null;
+    this.#savedSettings = null;
+    this.#loadRemembered();
     this.detailId = null;
     this.#clearSelection();
     this.#followSelection = false;
@@ -204,12 +231,24 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     if (profileId) void this.refresh();
   }
 
+  /** The full list's remembered filters, sort and layout, and no search. */
+  #loadRemembered(): void {
+    const saved = loadSetting<Persisted<Filters, Column>>(profileKey(this.#profileId, this.source.name), { filters: {} as Filters, sort: null });
+    this.filters = (saved.filters ?? {}) as Filters;
+    this.sort = saved.sort ?? null;
+    this.layout = normaliseLayout(saved.layout ?? { widths: saved.widths ?? {} });
+    this.searchText = '';
+    this.appliedSearch = '';
+  }
+
   /** A new result is on its way (search typed, query sent): key presses wait for it. */
   get #awaiting(): boolean {
     return this.#typing || this.#pendingResult;
   }
 
   #persist(): void {
+    // A saved view's settings change only when the person saves them to it.
+    if (this.viewId !== null) return;
     saveSetting(profileKey(this.#profileId, this.source.name), {
       filters: $state.snapshot(this.filters),
       sort: this.sort,
@@ -288,6 +327,55 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     else this.sort = null;
     this.#persist();
     void this.refresh();
+  }
+
+  // ---- saved views --------------------------------------------------------------------------
+
+  /** The list's settings as a saved view keeps them: its query without `view`, and its column layout. */
+  settings(): ListSettings {
+    const query: Record<string, unknown> = { ...($state.snapshot(this.query) as Record<string, unknown>) };
+    delete query.view;
+    return { query, layout: $state.snapshot(this.layout) };
+  }
+
+  /**
+   * Limits the list to a saved view and applies its settings (search, filters, sort, columns);
+   * the selection and the open detail start afresh. Settings written by another version (unknown
+   * fields) are applied as far as they are understood.
+   */
+  openView(id: string, settings: ViewLocalSettings): Promise<void> {
+    clearTimeout(this.#debounce);
+    this.#typing = false;
+    const query = (typeof settings.query === 'object' && settings.query !== null && !Array.isArray(settings.query) ? settings.query : {}) as Record<string, unknown>;
+    const filters: Record<string, unknown> = {};
+    for (const key of this.source.filterKeys) if (query[key] !== undefined && query[key] !== null) filters[key] = query[key];
+    const sort = query.sort as Partial<SortState<Column>> | undefined;
+    this.viewId = id;
+    this.filters = filters as Filters;
+    this.sort = sort && typeof sort.column === 'string' && (sort.direction === 'asc' || sort.direction === 'desc') ? { column: sort.column, direction: sort.direction } : null;
+    this.searchText = typeof query.search === 'string' ? query.search : '';
+    this.appliedSearch = this.searchText;
+    this.layout = normaliseLayout(settings.layout ?? {});
+    this.detailId = null;
+    this.#savedSettings = stableJson(this.settings());
+    return this.refresh();
+  }
+
+  /** Back to every record, with the full list's own remembered filters, sort and columns. */
+  leaveView(): Promise<void> {
+    if (this.viewId === null) return Promise.resolve();
+    clearTimeout(this.#debounce);
+    this.#typing = false;
+    this.viewId = null;
+    this.#savedSettings = null;
+    this.#loadRemembered();
+    this.detailId = null;
+    return this.refresh();
+  }
+
+  /** The open view's settings were saved as the list has them now. */
+  settingsSaved(): void {
+    if (this.viewId !== null) this.#savedSettings = stableJson(this.settings());
   }
 
   // ---- column layout ------------------------------------------------------------------------
@@ -713,6 +801,9 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       cursor: this.cursor,
       detailId: this.detailId,
       top: this.#top,
+      viewId: this.viewId,
+      layout: this.layout,
+      savedSettings: this.#savedSettings,
     };
   }
 
@@ -721,6 +812,9 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     clearTimeout(this.#debounce);
     this.#typing = false;
     const before = JSON.stringify(this.query);
+    this.viewId = snap.viewId;
+    this.#savedSettings = snap.savedSettings;
+    this.layout = snap.layout;
     this.searchText = snap.searchText;
     this.appliedSearch = snap.searchText;
     this.filters = snap.filters;
@@ -770,4 +864,11 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     }
     return false;
   }
+}
+
+/** JSON with every object's keys sorted: equal settings give equal text, whatever order they were set in. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
 }
