@@ -393,15 +393,16 @@ export function syncPageSize(resource: Resource, dataset: { contacts: number; or
  * @param options rows, the latency added to every answer, and the page size whose pages the server
  *   serialises once at start (`--prerender-page-size`: then it costs the measured machine only I/O,
  *   as a remote service would, instead of ~1 s of CPU per 100,000 contacts on the same two cores),
- *   and the orders' own page size when it differs (`--prerender-orders-page-size`, {@link syncPageSize})
+ *   and the orders' own page size when it differs (`--prerender-orders-page-size`, {@link syncPageSize}),
+ *   and the most rows it serves a page (`--max-page-size`, default 1,000: larger asks get that many)
  */
-export function startSampleApiProcess(options: { contacts: number; orders: number; latencyMs?: number; seed?: number; prerenderPageSize?: number; prerenderOrdersPageSize?: number }): Promise<SampleApiProcess> {
+export function startSampleApiProcess(options: { contacts: number; orders: number; latencyMs?: number; seed?: number; prerenderPageSize?: number; prerenderOrdersPageSize?: number; maxPageSize?: number }): Promise<SampleApiProcess> {
   const args = [
     resolve(ROOT, 'electron/main/sampleApi/server.ts'),
     '--contacts', String(options.contacts),
     '--orders', String(options.orders),
     '--seed', String(options.seed ?? 1),
-    '--max-page-size', '1000',
+    '--max-page-size', String(options.maxPageSize ?? 1000),
   ];
   if (options.latencyMs) args.push('--latency-ms', String(options.latencyMs));
   if (options.prerenderPageSize) args.push('--prerender-page-size', String(options.prerenderPageSize));

@@ -72,7 +72,7 @@ export async function bindHandlers(page: Page, core: Core, pageUrl: string): Pro
 }
 
 /** Sends a contract event into the page (ignored while the page is loading or closed). */
-function pageEmitter(getPage: () => Page | null) {
+export function pageEmitter(getPage: () => Page | null) {
   return <E extends EventName>(event: E, payload: EventPayload<E>): void => {
     const page = getPage();
     if (!page || page.isClosed()) return;

@@ -9,6 +9,7 @@ import { fromErrorPayload, LetterdeskError, type ErrorCode } from '../../../shar
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
 import { logger } from '../log.ts';
+import { DEFAULT_CONCURRENCY } from './decisions.ts';
 import { acquireSyncLock } from './lock.ts';
 import { DEFAULT_QUERY_ENCODING, type QueryEncoding } from '../../../shared/serviceQuery.ts';
 import {
@@ -27,7 +28,7 @@ export interface StartSyncOptions {
   accountId: string | null;
   /** Rows per request, 1–1000. */
   pageSize: number;
-  /** Requests in flight. @default 4 */
+  /** Requests in flight. @default {@link DEFAULT_CONCURRENCY} (decisions.ts) */
   concurrency?: number;
   resources: Resource[];
   /** Id of this sync (recorded in sync_runs); generated when absent. */
@@ -174,7 +175,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     tokens: { accessToken: options.tokens.accessToken, refreshToken: options.tokens.refreshToken ?? null },
     accountId: options.accountId ?? null,
     pageSize: options.pageSize,
-    concurrency: options.concurrency ?? 4,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     resources: [...options.resources],
     runId: options.runId,
     profileId: options.profileId ?? '',

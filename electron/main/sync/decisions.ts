@@ -26,6 +26,13 @@ export const PAGE_CHARS_BUDGET = 1_048_576;
 /** Requests in flight at most, whatever the caller asks. */
 export const MAX_CONCURRENCY = 16;
 
+/**
+ * Requests in flight when the caller does not say: the fewest that hide a distant service's
+ * latency (docs/benchmarks.md, "slow server"), since the service documents no rate limit to stay
+ * under (service-api.md §8).
+ */
+export const DEFAULT_CONCURRENCY = 4;
+
 /** A page as the decisions need it: the `count` it reported and the rows it held. */
 export interface PageSeen {
   count: number;
@@ -48,9 +55,9 @@ export interface PreviousPass {
 /** No previous pass. */
 export const NO_PREVIOUS_PASS: PreviousPass = { seen: null, count: null };
 
-/** Requests in flight: `asked` (default 4) within 1 … {@link MAX_CONCURRENCY}. */
+/** Requests in flight: `asked` (default {@link DEFAULT_CONCURRENCY}) within 1 … {@link MAX_CONCURRENCY}. */
 export function concurrencyOf(asked: number | undefined): number {
-  return Math.max(1, Math.min(asked ?? 4, MAX_CONCURRENCY));
+  return Math.max(1, Math.min(asked ?? DEFAULT_CONCURRENCY, MAX_CONCURRENCY));
 }
 
 /**

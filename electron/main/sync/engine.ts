@@ -46,7 +46,7 @@ export interface RunSyncOptions {
   resources: readonly Resource[];
   /** Rows per request, 1–1000. */
   pageSize: number;
-  /** Requests in flight at once (at most 16). @default 4 */
+  /** Requests in flight at once (at most decisions.ts `MAX_CONCURRENCY`). @default decisions.ts `DEFAULT_CONCURRENCY` */
   concurrency?: number;
   /** Run id shared by the resources of this sync; generated when absent. */
   runId?: string;
