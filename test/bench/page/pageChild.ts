@@ -91,12 +91,15 @@ function sample(r: WaitResult): PageSample {
   return { label: r.label, ms: r.ms, domMs: r.domMs, sentMs: r.sentMs, callMs: r.callMs, earlierCalls: r.earlierCalls };
 }
 
-/** Waits until no query is being answered and every row on screen has its data (not measured). */
+/**
+ * Waits until the app is at rest (not measured): every row on screen has its data and no call has
+ * been waiting for 200 ms, the facet counts and exact counts that follow a new result included, so
+ * that each action is measured from a quiet app, as after a person has looked at the result.
+ */
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction((grid) => document.querySelector(grid)?.getAttribute('aria-busy') === 'false', GRID, { timeout: 60_000 });
   await filled(page);
-  // Let the facets and counts that follow a new result arrive, as a person would between actions.
-  await page.waitForTimeout(300);
+  await page.evaluate(() => (globalThis as unknown as Bench).__ldBench.idle(200, 120_000));
 }
 
 /** Ctrl+F, then waits until the search box has the focus and its text is selected (the app does it a frame after the key). */

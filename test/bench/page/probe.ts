@@ -60,6 +60,8 @@ export interface Probe {
   phaseEnd(start: number): PhaseResult;
   /** Resolves with the time (performance.now()) at which every row on screen has its data painted. */
   filled(timeoutMs?: number): Promise<number>;
+  /** Resolves once no call has been waiting for its answer for `quietMs` (the app is at rest). */
+  idle(quietMs: number, timeoutMs?: number): Promise<void>;
   /** The data row (0-based) at the top of the grid's screen, or -1. */
   topRow(): number;
   /** Where the grid's vertical scrollbar is (viewport coordinates), and its scroll position. */
@@ -205,6 +207,14 @@ export function installProbe(gridSelector: string): void {
     const row = grid()?.querySelector('[role="row"][aria-rowindex="2"]')?.textContent ?? '(none)';
     return `calls since armed: ${sent.join('; ') || 'none'}; the answer's first row: ${first ? marker(first) : '(none)'}; the grid's first row: ${row.slice(0, 160)}`;
   };
+  const lastRead = (start: number, by: number): Call | null => {
+    for (let i = calls.length - 1; i >= 0; i--) {
+      const c = calls[i] as Call;
+      if (c.sent < start) break;
+      if (c.name === 'queryContacts' && c.answered !== null && c.answered <= by) return c;
+    }
+    return null;
+  };
   const startOf = (wait: Wait): number | null => {
     if (wait.start === 'now') return wait.armedAt;
     const t = wait.start === 'key' ? lastKey : lastClick;
@@ -223,7 +233,8 @@ export function installProbe(gridSelector: string): void {
       }
       if (start === null || !shown(wait)) continue;
       waits.delete(wait.id);
-      const call = wait.until.kind === 'rows' || wait.until.kind === 'detail' ? callOf(wait) : null;
+      // For a scroll or a key, the page read that brought the rows: the last one answered by now.
+      const call = wait.until.kind === 'rows' || wait.until.kind === 'detail' ? callOf(wait) : lastRead(start, now);
       const earlier = call ? calls.filter((c) => c.name === call.name && c.sent >= start && c.sent < call.sent).length : 0;
       // A message posted now is delivered after this frame's rendering: the paint.
       const channel = new MessageChannel();
@@ -309,6 +320,20 @@ export function installProbe(gridSelector: string): void {
           else requestAnimationFrame(check);
         };
         requestAnimationFrame(check);
+      });
+    },
+    idle(quietMs, timeoutMs = 60_000) {
+      const deadline = performance.now() + timeoutMs;
+      let quietSince = performance.now();
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          const t = performance.now();
+          if (calls.some((c) => c.answered === null)) quietSince = t;
+          if (t - quietSince >= quietMs) resolve();
+          else if (t > deadline) reject(new Error(`calls still unanswered after ${timeoutMs} ms: ${calls.filter((c) => c.answered === null).map((c) => c.name).join(', ')}`));
+          else setTimeout(check, 10);
+        };
+        check();
       });
     },
     topRow() {
