@@ -207,6 +207,19 @@ export interface ResourceState {
   invalidRecords?: number;
   lastSyncedAt: string | null;
   lastError: { code: string; message: string } | null;
+  /**
+   * Where the published copy came from: the origin of the profile's base URL and its account scope
+   * at the sync that published it. Null when no copy was published, or it predates this record.
+   */
+  source?: DataSource | null;
+}
+
+/** The service address and account scope a cached copy was read from. */
+export interface DataSource {
+  /** Origin of the base URL (`https://api.example.com`), no path. */
+  origin: string;
+  /** `meta.account_id` the sync was scoped to; null for the token's own account. */
+  accountId: string | null;
 }
 
 /** Connectivity as learned from real requests, not from the OS flag alone. */

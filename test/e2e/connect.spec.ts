@@ -85,5 +85,16 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   await expect(page.getByText(/Token stored · saved/)).toBeHidden();
   const profileId = app.core.profiles.list().profiles[0]?.id ?? '';
   expect((await app.core.credentials.status(profileId)).stored).toBe(false);
+
+  // The copy is kept, and the window says which address it came from until a sync replaces it.
+  const source = page.getByTestId('source-banner');
+  await expect(source).toContainText(`This copy is from ${new URL(baseUrl).origin}.`);
+  await expect(source).toContainText(other);
+  await app.screenshot('35-copy-from-previous-address');
+  await page.getByLabel('Access token').fill(SAMPLE_ACCESS_TOKEN);
+  await page.getByLabel('Refresh token').fill(SAMPLE_REFRESH_TOKEN);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(source).toBeHidden({ timeout: 60_000 });
+  await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/, { timeout: 60_000 });
 });
 

@@ -98,6 +98,9 @@ describe('tokens bound to the service they were saved for', () => {
     const runs = await sync();
     expect(Array.isArray(runs) && runs.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
     expect(first.seen.some((h) => h.authorization === `Bearer ${accessToken}` && h.refreshtoken === refreshToken)).toBe(true);
+    const { resources } = await call('getSyncStatus', {});
+    expect(resources.contacts.source).toEqual({ origin: new URL(first.baseUrl).origin, accountId: null });
+    expect(resources.orders.source).toEqual({ origin: new URL(first.baseUrl).origin, accountId: null });
   });
 
   it('pointing the profile at another address sends the tokens nowhere and asks for new ones', async () => {
@@ -107,6 +110,18 @@ describe('tokens bound to the service they were saved for', () => {
     expect(outcome).toMatchObject({ code: 'AUTH_MISSING' });
     const leaked = second.seen.filter((h) => h.authorization !== undefined || h.refreshtoken !== undefined);
     expect(leaked).toEqual([]);
+    // The copy is kept and still says where it came from.
+    const { resources } = await call('getSyncStatus', {});
+    expect(resources.contacts.source).toEqual({ origin: new URL(first.baseUrl).origin, accountId: null });
+  });
+
+  it('a sync from the new address with its own tokens replaces the copy and its recorded source', async () => {
+    await call('saveProfile', { id: profileId, name: 'Office', environment: 'custom', baseUrl: second.baseUrl, accountId: null, pageSize: 100, credentials: { accessToken, refreshToken, sessionOnly: true } });
+    const runs = await sync();
+    expect(Array.isArray(runs) && runs.map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
+    const { resources } = await call('getSyncStatus', {});
+    expect(resources.contacts.source).toEqual({ origin: new URL(second.baseUrl).origin, accountId: null });
+    expect(resources.orders.source).toEqual({ origin: new URL(second.baseUrl).origin, accountId: null });
   });
 
   it('a change of account scope asks for the tokens again too', async () => {

@@ -96,6 +96,16 @@ describe('letterdesk CLI from a clean data directory', () => {
     expect(s.resources.contacts).toMatchObject({ rows: 1500, lastError: null });
     expect(s.resources.orders).toMatchObject({ rows: 300, lastError: null });
     expect(Date.parse(s.resources.contacts?.lastSyncedAt ?? '')).toBeGreaterThan(Date.now() - 120_000);
+    expect(s.resources.contacts).toMatchObject({ source: { origin: new URL(baseUrl).origin, accountId: null } });
+    // A profile pointed at another address (as the app's Profiles page does) is told where its copy is from.
+    const file = join(dataDir, 'profiles.json');
+    const saved = readFileSync(file, 'utf8');
+    writeFileSync(file, saved.replaceAll(baseUrl, baseUrl.replace('127.0.0.1', 'localhost')));
+    const moved = await cli(['status']);
+    writeFileSync(file, saved);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain(`read from ${new URL(baseUrl).origin}, not the profile's address or account; the next sync replaces it`);
+    expect((await cli(['status'])).stdout).not.toContain('read from');
 
     // Pick a real last name from the data and search for it.
     const all = await cli(['contacts', '--limit', '5', '--json']);

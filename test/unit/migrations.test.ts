@@ -172,6 +172,17 @@ describe('cache migrations', () => {
     db.close();
   });
 
+  it('007_data_source adds where each published copy came from, unknown (NULL) for the copies before', () => {
+    const db = version1('m7.sqlite');
+    migrate(db, 6);
+    const before = db.prepare('SELECT resource, rows, last_synced_at FROM resource_state ORDER BY resource').all();
+    expect(migrate(db, 7)).toEqual({ from: 6, to: 7 });
+    expect(db.pragma('user_version', { simple: true })).toBe(7);
+    expect(db.prepare('SELECT resource, rows, last_synced_at FROM resource_state ORDER BY resource').all()).toEqual(before);
+    expect(db.prepare('SELECT DISTINCT source_origin, source_account_id FROM resource_state').all()).toEqual([{ source_origin: null, source_account_id: null }]);
+    db.close();
+  });
+
   it('sets WAL and synchronous=NORMAL on open', () => {
     const db = openCache(join(dir, 'pragmas.sqlite'));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

@@ -155,6 +155,7 @@ export function resourceStates(db: Database.Database): Record<Resource, Resource
         invalidRecords: stmt(db, `SELECT count(*) FROM ${key} WHERE invalid_reason IS NOT NULL`).pluck().get() as number,
         lastSyncedAt: (r.last_synced_at as string | null) ?? null,
         lastError: r.last_error_code ? { code: str(r.last_error_code), message: str(r.last_error_message) } : null,
+        source: typeof r.source_origin === 'string' ? { origin: r.source_origin, accountId: (r.source_account_id as string | null) ?? null } : null,
       };
     }
     return out;

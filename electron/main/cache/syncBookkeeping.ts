@@ -5,7 +5,7 @@
  * records through this class only; the SQL stays here.
  */
 import type Database from 'better-sqlite3';
-import type { RecordChangeCounts, SyncRun } from '../../../shared/contract.ts';
+import type { DataSource, RecordChangeCounts, SyncRun } from '../../../shared/contract.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { toSyncRun } from './queries.ts';
 
@@ -132,12 +132,19 @@ export class SyncBookkeeping {
    * Records a published run: its outcome and counts, the resource's published state, and no
    * staging left to continue. Meant to run inside the transaction that publishes the snapshot.
    * @param changes what it added, changed and removed; null when nothing was compared (a first sync)
+   * @param source the address and account the pages came from; null keeps the one recorded before
    */
-  recordPublished(runId: string, resource: Resource, endedAt: string, rows: number, invalidRecords: number, changes: RecordChangeCounts | null = null): void {
+  recordPublished(
+    runId: string, resource: Resource, endedAt: string, rows: number, invalidRecords: number,
+    changes: RecordChangeCounts | null = null, source: DataSource | null = null,
+  ): void {
     this.#statement("UPDATE sync_runs SET ended_at = ?, outcome = 'succeeded', rows = ?, invalid_records = ?, added = ?, changed = ?, removed = ? WHERE run_id = ? AND resource = ?").run(
       endedAt, rows, invalidRecords, changes?.added ?? null, changes?.changed ?? null, changes?.removed ?? null, runId, resource,
     );
     this.#statement('UPDATE resource_state SET rows = ?, last_synced_at = ?, last_error_code = NULL, last_error_message = NULL WHERE resource = ?').run(rows, endedAt, resource);
+    if (source) {
+      this.#statement('UPDATE resource_state SET source_origin = ?, source_account_id = ? WHERE resource = ?').run(source.origin, source.accountId, resource);
+    }
     this.#statement('DELETE FROM sync_state WHERE resource = ?').run(resource);
     this.#statement('DELETE FROM sync_pages WHERE resource = ?').run(resource);
   }

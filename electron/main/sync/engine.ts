@@ -25,7 +25,7 @@
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { endsSync, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
+import { endsSync, type DataSource, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
 import { isLetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../log.ts';
@@ -56,6 +56,8 @@ export interface RunSyncOptions {
   profileId?: string;
   /** Scope (`meta.account_id`); a resume only continues a staging of the same scope. */
   accountId?: string | null;
+  /** Origin of the base URL the pages come from, recorded with each published copy. @default none recorded */
+  origin?: string;
   /** Characters a page's response body should stay within (decisions.ts `pageSizeWithin`). @default PAGE_CHARS_BUDGET */
   pageCharsBudget?: number;
   /** Full re-reads allowed to repair drift before giving up. @default 5 */
@@ -113,6 +115,8 @@ function collectGarbage(db: Database.Database): void {
 interface MirrorSync extends ResourceSync {
   readonly db: Database.Database;
   readonly books: SyncBookkeeping;
+  /** Where the pages come from, recorded with the published copy (null: not recorded). */
+  readonly dataSource: DataSource | null;
 }
 
 async function runResource(db: Database.Database, books: SyncBookkeeping, run: MirrorSync, pageSize: number): Promise<SyncRun> {
@@ -138,6 +142,7 @@ function beginRun(db: Database.Database, books: SyncBookkeeping, source: PageSou
     db, books, source, resource, runId, signal, startedMs,
     staging: new MirrorStaging(db, resource, books),
     query: null,
+    dataSource: options.origin === undefined ? null : { origin: options.origin, accountId: options.accountId ?? null },
     label: resource,
     accountId: options.accountId ?? null,
     concurrency: concurrencyOf(options.concurrency),
@@ -164,7 +169,7 @@ function publish(run: MirrorSync): void {
   run.progress.setPhase('publishing');
   const endedAt = new Date().toISOString();
   const changes = compare ? changeCounts(db, resource, '_next') : null;
-  publishNext(db, resource, () => run.books.recordPublished(run.runId, resource, endedAt, rows, run.invalid, changes));
+  publishNext(db, resource, () => run.books.recordPublished(run.runId, resource, endedAt, rows, run.invalid, changes, run.dataSource));
   run.progress.published(rows);
   run.progress.setPhase('done');
   const changed = changes ? `; ${changes.added} added, ${changes.changed} changed, ${changes.removed} removed` : '';

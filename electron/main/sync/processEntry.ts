@@ -69,6 +69,7 @@ async function run(data: SyncStartData, signal: AbortSignal, post: (m: SyncProce
       runId: data.runId,
       profileId: data.profileId,
       accountId: data.accountId,
+      origin: new URL(data.baseUrl).origin,
       signal,
       onProgress: (value) => post({ type: 'progress', value }),
       onRun: (run) => post({ type: 'run', run }),

@@ -6,6 +6,7 @@
 import type {
   Connectivity,
   CredentialStatus,
+  DataSource,
   Profile,
   SaveProfileInput,
   ProfileList,
@@ -118,6 +119,24 @@ export class AppState {
     const times = [r.contacts.lastSyncedAt, r.orders.lastSyncedAt].filter((t): t is string => !!t);
     if (times.length === 0) return null;
     return times.sort()[0] ?? null;
+  });
+
+  /**
+   * The cached copy was read from another address or account than the active profile names now
+   * (the profile was edited since its last sync): the copy it came from, until a sync replaces it.
+   * Sample-data profiles are left out: their local server moves port between launches.
+   */
+  otherSource = $derived.by((): DataSource | null => {
+    const profile = this.activeProfile;
+    const r = this.syncStatus?.resources;
+    if (!profile || profile.sampleData || !r || this.syncStatus?.profileId !== profile.id) return null;
+    const origin = URL.parse(profile.baseUrl)?.origin;
+    if (origin === undefined) return null;
+    for (const state of [r.contacts, r.orders]) {
+      const s = state.source;
+      if (s && state.rows > 0 && (s.origin !== origin || s.accountId !== profile.accountId)) return s;
+    }
+    return null;
   });
 
   hasData = $derived((this.syncStatus?.resources.contacts.rows ?? 0) + (this.syncStatus?.resources.orders.rows ?? 0) > 0 || this.dataAsOf !== null);

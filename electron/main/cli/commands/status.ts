@@ -10,7 +10,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
   program
     .command('status')
     .description('rows and last sync of each resource of the profile')
-    .option('--json', 'print { profile, resources: { contacts: { rows, lastSyncedAt, lastError }, orders: { \u2026 } }, views: [\u2026] }')
+    .option('--json', 'print { profile, resources: { contacts: { rows, invalidRecords, lastSyncedAt, lastError, source }, orders: { \u2026 } }, views: [\u2026] }')
     .action((opts: { json?: boolean }, cmd: Command) =>
       withContext(cmd, io, async (ctx) => {
         const p = chosenProfile(ctx);
@@ -25,6 +25,10 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
           const s = resources[r];
           const when = s.lastSyncedAt ? `last synced ${s.lastSyncedAt}` : 'never synced';
           writeLine(io.stdout, `  ${r.padEnd(8)} ${fmt(s.rows).padStart(10)} rows, ${when}${s.lastError ? `; last error: ${s.lastError.message}` : ''}`);
+          const from = s.source;
+          if (from && !p.sampleData && (from.origin !== new URL(p.baseUrl).origin || from.accountId !== p.accountId)) {
+            writeLine(io.stdout, `           read from ${from.origin}${from.accountId ? ` (account ${from.accountId})` : ''}, not the profile's address or account; the next sync replaces it`);
+          }
         }
         for (const v of views) {
           const members = v.serviceQuery === null ? 'local filters only' : v.membership ? `${fmt(v.membership.members)} members, read ${v.membership.refreshedAt}` : 'not read yet';
