@@ -143,6 +143,25 @@ describe('letterdesk CLI from a clean data directory', () => {
     const orders = await cli(['orders', '--status', '1', '--limit', '1000', '--json']);
     const orderRecords = JSON.parse(orders.stdout) as { id: string; status: number; contacts: unknown[] }[];
     expect(orderRecords.every((o) => o.status === 1)).toBe(true);
+
+    // The templates and campaigns of the cached orders: one row per distinct id the orders carry.
+    const everyOrder = JSON.parse((await cli(['orders', '--limit', '1000', '--json'])).stdout) as { template: { id: string }; campaign: { id: string } }[];
+    for (const [kind, header, ids] of [
+      ['templates', 'Template ID', new Set(everyOrder.map((o) => String(o.template.id)))],
+      ['campaigns', 'Campaign ID', new Set(everyOrder.map((o) => String(o.campaign.id)))],
+    ] as const) {
+      const file = join(dir, `${kind}.csv`);
+      const run = await cli(['export', kind, '--out', file, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const table = parse(readFileSync(file, 'utf8')) as string[][];
+      const at = table[0]?.indexOf(header) ?? -1;
+      expect(at, `${kind}: ${table[0]?.join(',')}`).toBeGreaterThanOrEqual(0);
+      expect(new Set(table.slice(1).map((r) => r[at]))).toEqual(ids);
+      expect(JSON.parse(run.stdout)).toEqual({ path: file, rows: ids.size });
+    }
+    const refused = await cli(['export', 'templates', '--out', join(dir, 'x.csv'), '--status', '1']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('The templates export takes --search only');
   });
 
   it('exit status 2 for usage errors, with a one-line message', async () => {

@@ -1,7 +1,13 @@
-/** `letterdesk export contacts|orders|recipients --out FILE`: a CSV of the rows the filters select. */
+/**
+ * `letterdesk export contacts|orders|recipients|templates|campaigns --out FILE`: a CSV of the rows
+ * the filters select (templates and campaigns: the lists over the cached orders, by --search).
+ */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { EXPORT_KINDS, type CsvOptions, type ExportKind, type RecordExportRequest } from '../../../../shared/contract.ts';
+import {
+  ALL_EXPORT_KINDS, type AnyExportKind, type CsvOptions, type ExportKind, type ExportRequest, type RecordExportRequest, type SummaryExportKind,
+} from '../../../../shared/contract.ts';
+import { LetterdeskError } from '../../../../shared/errors.ts';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS } from '../../../../shared/query.ts';
 import { exportColumns } from '../../export/columns.ts';
 import { addBothFilters, localQueryFor, type ContactFilterOptions, type OrderFilterOptions } from '../args.ts';
@@ -24,12 +30,25 @@ function exportRequest(kind: ExportKind, opts: ExportOptions): RecordExportReque
   return { kind, query: localQueryFor(kind === 'contacts' ? 'contacts' : 'orders', kind, opts), columns, options } as RecordExportRequest;
 }
 
+/**
+ * The export request of a templates or campaigns list: only --search applies.
+ * @throws LetterdeskError VALIDATION when a record filter, a sort or --view is given
+ */
+function summaryRequest(kind: SummaryExportKind, opts: ExportOptions): ExportRequest {
+  if (opts.label || opts.state || opts.verified || opts.status || opts.productType || opts.sort || opts.view !== undefined) {
+    throw new LetterdeskError('VALIDATION', `The ${kind} export takes --search only (with --columns and the CSV options); record filters, --sort and --view apply to contacts, orders and recipients.`);
+  }
+  const options: CsvOptions = { delimiter: opts.delimiter, bom: opts.bom === true, neutralizeFormulas: opts.neutralize };
+  const columns = opts.columns === undefined ? null : opts.columns.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  return { kind, query: opts.search === undefined ? null : { search: opts.search }, columns, options };
+}
+
 /** Registers the `export` command on `program`. */
 export function registerExportCommand(program: Command, io: CliIo): void {
   const exportCmd = program
     .command('export')
-    .description('write a CSV file of contacts, orders or order recipients (the rows the same filters select)')
-    .addArgument(program.createArgument('<kind>', 'contacts, orders or recipients').choices(EXPORT_KINDS))
+    .description('write a CSV file of contacts, orders or order recipients (the rows the same filters select), or of the templates or campaigns of the cached orders')
+    .addArgument(program.createArgument('<kind>', 'contacts, orders, recipients, templates or campaigns').choices(ALL_EXPORT_KINDS))
     .requiredOption('--out <file>', 'the CSV file to write (replaced atomically if it exists)')
     .option('--columns <keys>', 'comma-separated column keys, in the order wanted (default: every column but raw)')
     .option('--bom', 'start the file with a UTF-8 byte-order mark (Excel on Windows needs it to read UTF-8)')
@@ -44,18 +63,20 @@ export function registerExportCommand(program: Command, io: CliIo): void {
   exportCmd
     .addHelpText(
       'after',
-      `\nFilters: contacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')}).\n\nColumns (--columns; raw, the record as cached, only when named):\n${EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
+      `\nFilters: contacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')});\ntemplates and campaigns take --search.\n\nColumns (--columns; raw, the record as cached, only when named):\n${ALL_EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
     );
-  exportCmd.action((kind: ExportKind, opts: ExportOptions, cmd: Command) =>
+  exportCmd.action((kind: AnyExportKind, opts: ExportOptions, cmd: Command) =>
     withContext(cmd, io, async (ctx) => {
       const p = chosenProfile(ctx);
       const table = kind === 'contacts' ? 'contacts' : 'orders';
-      let request = exportRequest(kind, opts);
+      let request: ExportRequest = kind === 'templates' || kind === 'campaigns' ? summaryRequest(kind, opts) : exportRequest(kind, opts);
       // The "Status name" columns name the codes as the profile does.
-      if (request.kind !== 'contacts') request = { ...request, statusNames: p.statusNames ?? {} };
+      if (request.kind === 'orders' || request.kind === 'recipients') request = { ...request, statusNames: p.statusNames ?? {} };
       const target = resolve(io.cwd, opts.out);
       const cache = await ctx.core.caches.openSynced(p, table);
-      if (opts.view !== undefined) request = { ...request, query: await queryInView(ctx.core, p, table, opts.view, request.query ?? {}) } as RecordExportRequest;
+      if (opts.view !== undefined && (request.kind === 'contacts' || request.kind === 'orders' || request.kind === 'recipients')) {
+        request = { ...request, query: await queryInView(ctx.core, p, table, opts.view, request.query ?? {}) } as RecordExportRequest;
+      }
       const view = exportProgressView(io.stderr, kind);
       try {
         const { rows } = await withInterrupt((signal) => ctx.core.exports.run(cache, request, target, { signal, onProgress: (x) => view.update(x) }));
