@@ -80,6 +80,12 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   const sidebar = page.getByRole('navigation', { name: 'Main' });
   await expect(sidebar.getByRole('button', { name: 'Templates' })).toHaveAttribute('title', 'Templates (Ctrl+5)');
   await expect(sidebar.getByRole('button', { name: 'Campaigns' })).toHaveAttribute('title', 'Campaigns (Ctrl+6)');
+  // The shortcuts sheet says the same.
+  await page.keyboard.press('Control+/');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  const keyOf = async (what: string) => (await sheet.locator('dd', { hasText: new RegExp(`^${what}$`) }).locator('xpath=preceding-sibling::dt[1]').textContent())?.trim();
+  expect([await keyOf('Templates'), await keyOf('Campaigns')]).toEqual(['Ctrl+5', 'Ctrl+6']);
+  await page.keyboard.press('Escape');
   await page.keyboard.press('Control+5');
   await expect(page.getByRole('heading', { name: 'Templates', level: 1 })).toBeVisible();
   const gallery = page.getByRole('list', { name: 'Templates' });
