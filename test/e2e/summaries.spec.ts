@@ -104,6 +104,16 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   const firstOrders = numberIn(await cards.first().locator('.t-counts span').first().textContent());
   expect(firstOrders).toBeGreaterThan(0);
 
+  // Arrow keys move between the cards: right to the next, down a row of the grid, Home back.
+  await cards.first().focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(cards.nth(1)).toBeFocused();
+  const perRow = await cards.evaluateAll((all) => all.filter((c) => c.getBoundingClientRect().top === all[0]?.getBoundingClientRect().top).length);
+  await page.keyboard.press('ArrowDown');
+  await expect(cards.nth(1 + perRow)).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(cards.first()).toBeFocused();
+
   // Search: the typed words narrow the gallery; Arrow down goes to the first card.
   await page.keyboard.press('Control+f');
   await expect(page.getByRole('searchbox', { name: 'Search templates' })).toBeFocused();
@@ -111,6 +121,10 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   await expect.poll(() => summaryCount(page)).toBeLessThan(truth.templates.size);
   await expect(cards.first().locator('.t-title')).toHaveText(firstTitle);
   await page.keyboard.press('ArrowDown');
+  await expect(cards.first()).toBeFocused();
+
+  // Arrow keys move between the cards (here the one match, so they stay on it).
+  await page.keyboard.press('ArrowRight');
   await expect(cards.first()).toBeFocused();
 
   // Enter opens the detail: the preview, the facts and the template's orders.
@@ -209,4 +223,19 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   // Not one request of the page left the app's own origin.
   expect(requests.length).toBeGreaterThan(0);
   expect(foreign(requests, page)).toEqual([]);
+});
+
+test('before the first sync the Templates and Campaigns views say where their rows come from', async ({ app }) => {
+  const { page } = app;
+  const acme = app.core.profiles.save({ name: 'Acme', environment: 'custom', baseUrl: 'https://acme.example.com/api/v1', accountId: null, pageSize: 100 });
+  app.core.profiles.use(acme.id);
+  await app.open();
+  await page.keyboard.press('Control+5');
+  await expect(page.getByText('No templates yet: they come with the orders. Sync to download them.')).toBeVisible();
+  await expect(page.getByTestId('summary-count')).toHaveText('0 templates');
+  await expectAccessible(page, 'templates, nothing synced');
+  await app.screenshot('55-templates-empty');
+  await page.keyboard.press('Control+6');
+  await expect(page.getByText('No campaigns yet: they come with the orders. Sync to download them.')).toBeVisible();
+  await expectAccessible(page, 'campaigns, nothing synced');
 });
