@@ -380,7 +380,7 @@ export interface AppInfo {
 }
 
 /** Commands the native menu (or its accelerators) sends to the page. */
-export const MENU_COMMANDS = ['find', 'sync', 'export', 'view-contacts', 'view-orders', 'view-sync', 'view-profiles', 'shortcuts', 'back', 'forward', 'toggle-sidebar'] as const;
+export const MENU_COMMANDS = ['find', 'sync', 'export', 'view-contacts', 'view-orders', 'view-templates', 'view-campaigns', 'view-sync', 'view-profiles', 'shortcuts', 'back', 'forward', 'toggle-sidebar'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 // ---------------------------------------------------------------------------------------------

@@ -1,36 +1,17 @@
 /**
- * Names for the integer order status codes (§2.3 `status`). §3 gives the codes no meaning, so each
- * profile may name them: code → a name and a colour from a small fixed palette, which the page maps
- * to its theme's colours. An unnamed code reads "Status N" everywhere (tables, filters, details,
- * CSV exports), so a name is only ever added, never guessed.
+ * The schema of a profile's status code names (shared/statusCodes.ts, which this module
+ * re-exports): what `saveProfile` accepts.
  *
- * Pure module: zod only.
+ * Pure module: zod and other shared/ files only.
  */
 import { z } from 'zod';
+import { MAX_STATUS_NAME_LENGTH, MAX_STATUS_NAMES, STATUS_CODE_KEY, STATUS_COLOURS } from './statusCodes.ts';
 
-/** The colours a status name can have; the page maps each to a colour of its light and dark themes. */
-export const STATUS_COLOURS = ['grey', 'blue', 'teal', 'green', 'yellow', 'orange', 'red', 'purple'] as const;
-export type StatusColour = (typeof STATUS_COLOURS)[number];
-
-/** One named status code. */
-export interface StatusName {
-  /** 1–60 characters, trimmed. */
-  name: string;
-  colour: StatusColour;
-}
-
-/** Status code (decimal integer text, e.g. "3" or "-1") → its name; codes without an entry are unnamed. */
-export type StatusNames = { [code: string]: StatusName };
-
-/** Most codes a profile can name. */
-export const MAX_STATUS_NAMES = 100;
-
-/** A status code as a key: a decimal integer of at most 9 digits, no leading zeros, "-0" not allowed. */
-export const STATUS_CODE_KEY = /^(0|-?[1-9]\d{0,8})$/;
+export * from './statusCodes.ts';
 
 const statusNameSchema = z
   .object({
-    name: z.string().trim().min(1, 'a status name cannot be empty').max(60, 'a status name is at most 60 characters'),
+    name: z.string().trim().min(1, 'a status name cannot be empty').max(MAX_STATUS_NAME_LENGTH, `a status name is at most ${MAX_STATUS_NAME_LENGTH} characters`),
     colour: z.enum(STATUS_COLOURS),
   })
   .strict();
@@ -39,14 +20,3 @@ const statusNameSchema = z
 export const statusNamesSchema = z
   .record(z.string().regex(STATUS_CODE_KEY, 'a status code is a whole number such as 3 or -1'), statusNameSchema)
   .refine((names) => Object.keys(names).length <= MAX_STATUS_NAMES, `at most ${MAX_STATUS_NAMES} status codes can be named`);
-
-/**
- * What a status code reads as: its name when the profile names it, else "Status N".
- * @param code the order's `status`; null (an order kept as invalid without one) reads as ''
- * @param names the profile's names, if any
- */
-export function statusName(code: number | null, names?: StatusNames | null): string {
-  if (code === null) return '';
-  const named = names && Object.prototype.hasOwnProperty.call(names, String(code)) ? names[String(code)] : undefined;
-  return named ? named.name : `Status ${code}`;
-}

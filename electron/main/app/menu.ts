@@ -58,6 +58,8 @@ export function buildMenuTemplate(
       submenu: [
         item('Contacts', 'CmdOrCtrl+1', 'view-contacts'),
         item('Orders', 'CmdOrCtrl+2', 'view-orders'),
+        item('Templates', 'CmdOrCtrl+5', 'view-templates'),
+        item('Campaigns', 'CmdOrCtrl+6', 'view-campaigns'),
         item('Sync', 'CmdOrCtrl+3', 'view-sync'),
         item('Profiles', 'CmdOrCtrl+4', 'view-profiles'),
         { type: 'separator' },

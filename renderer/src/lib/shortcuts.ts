@@ -15,8 +15,11 @@ export interface ShortcutGroup {
   items: Shortcut[];
 }
 
-/** The view shortcuts, by view. */
-export const VIEW_KEYS = { contacts: 'Mod+1', orders: 'Mod+2', sync: 'Mod+3', profiles: 'Mod+4' } as const;
+/**
+ * The view shortcuts, by view, in the sidebar's order. Templates and Campaigns came after Sync and
+ * Profiles had their keys, so they take the next numbers rather than moving those.
+ */
+export const VIEW_KEYS = { contacts: 'Mod+1', orders: 'Mod+2', templates: 'Mod+5', campaigns: 'Mod+6', sync: 'Mod+3', profiles: 'Mod+4' } as const;
 
 /** Sync now. */
 export const SYNC_KEY = 'Mod+R';
@@ -29,9 +32,11 @@ export function shortcutGroups(mac: boolean): ShortcutGroup[] {
       items: [
         { keys: [VIEW_KEYS.contacts], what: 'Contacts' },
         { keys: [VIEW_KEYS.orders], what: 'Orders' },
+        { keys: [VIEW_KEYS.templates], what: 'Templates' },
+        { keys: [VIEW_KEYS.campaigns], what: 'Campaigns' },
         { keys: [VIEW_KEYS.sync], what: 'Sync' },
         { keys: [VIEW_KEYS.profiles], what: 'Profiles' },
-        { keys: ['Mod+F'], what: 'Search the table' },
+        { keys: ['Mod+F'], what: 'Search the table, the templates or the campaigns' },
         { keys: [SYNC_KEY], what: 'Sync now' },
         { keys: ['Mod+E'], what: 'Export as CSV' },
         { keys: mac ? ['Mod+[', 'Alt+Left'] : ['Alt+Left'], what: 'Back (also the mouse’s back button)' },

@@ -22,10 +22,11 @@ import type { ListSnapshot } from './listModel.svelte.ts';
 import { createContactsModel, createOrdersModel, type ContactFilters, type OrderFilters } from './models.ts';
 import { NavigationHistory, type Place } from './navigation.svelte.ts';
 import { SavedViews } from './savedViews.svelte.ts';
+import { createCampaignsModel, createTemplatesModel } from './summaries.svelte.ts';
 import { UiLayout } from './uiLayout.svelte.ts';
 import type { ContactSortColumn, OrderSortColumn } from '../../../shared/query.ts';
 
-export const VIEWS = ['contacts', 'orders', 'sync', 'profiles'] as const;
+export const VIEWS = ['contacts', 'orders', 'templates', 'campaigns', 'sync', 'profiles'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 /** A short message shown in the corner for a few seconds. */
@@ -60,6 +61,9 @@ export interface ContactHint {
   email: string;
 }
 
+/** An orders view limited to one template's or campaign's orders. */
+export type SummaryScope = { templateId: string } | { campaignId: string };
+
 /** The resources a sync reads, in the order it reads them (the core syncs contacts, then orders). */
 const SYNC_ORDER: readonly Resource[] = ['contacts', 'orders'];
 
@@ -93,6 +97,12 @@ export class AppState {
 
   readonly contacts = createContactsModel();
   readonly orders = createOrdersModel();
+  /** The Templates view's list (templates of the cached orders). */
+  readonly templates = createTemplatesModel();
+  /** The Campaigns view's list (the cached orders grouped by campaign). */
+  readonly campaigns = createCampaignsModel();
+  /** Names of the templates and campaigns an orders view was scoped to, by `template:<id>` / `campaign:<id>`. */
+  summaryNames = $state<Record<string, string>>({});
   /** The active profile's saved views. */
   readonly views = new SavedViews();
   /** Pane sizes and the sidebar. */
@@ -213,6 +223,10 @@ export class AppState {
       b.on('cacheChanged', (e) => {
         if (e.profileId !== this.activeProfileId) return;
         this.cacheRevision++;
+        // The templates and campaigns are groups of the orders.
+        if (e.resources.includes('orders')) {
+          for (const summary of [this.templates, this.campaigns]) if (summary.loaded) void summary.refresh();
+        }
         for (const r of e.resources) {
           const model = this.list(r);
           void model.refresh(true);
@@ -271,6 +285,9 @@ export class AppState {
       if (!VIEWS.includes(this.view)) this.view = 'contacts';
       this.contacts.useProfile(list.activeProfileId);
       this.orders.useProfile(list.activeProfileId);
+      this.templates.useProfile(list.activeProfileId);
+      this.campaigns.useProfile(list.activeProfileId);
+      this.summaryNames = {};
       this.history.clear();
       void this.#loadViews();
       if (!initial) void this.refreshStatus();
@@ -449,6 +466,33 @@ export class AppState {
     await this.orders.setScope({ contactId });
   }
 
+  /**
+   * The orders view limited to one template's or campaign's orders (named in its strip).
+   * @param name what the strip calls it (the template's title, the campaign's name)
+   */
+  async showOrdersOfSummary(scope: SummaryScope, name: string): Promise<void> {
+    this.history.record();
+    this.summaryNames = { ...this.summaryNames, [summaryKey(scope)]: name };
+    this.setView('orders', false);
+    this.orders.closeDetail();
+    await this.orders.setScope({ ...scope });
+  }
+
+  /**
+   * Follows a link to an order from a template's or campaign's detail: the orders view with the
+   * order open, scoped to that template's or campaign's orders when the view as it stands does not
+   * show it.
+   */
+  async openOrderOf(orderId: string, scope: SummaryScope, name: string): Promise<void> {
+    this.history.record();
+    this.setView('orders', false);
+    if (await this.orders.reveal(orderId)) return;
+    this.summaryNames = { ...this.summaryNames, [summaryKey(scope)]: name };
+    await this.orders.setScope({ ...scope });
+    if (await this.orders.reveal(orderId)) return;
+    this.orders.openDetail(orderId);
+  }
+
   /** Starts a sync of both resources. */
   async startSync(): Promise<void> {
     this.syncError = null;
@@ -528,4 +572,9 @@ export class AppState {
   dismissToast(id: number): void {
     this.toasts = this.toasts.filter((t) => t.id !== id);
   }
+}
+
+/** The key of a scope's name in {@link AppState.summaryNames}. */
+export function summaryKey(scope: SummaryScope): string {
+  return 'templateId' in scope ? `template:${scope.templateId}` : `campaign:${scope.campaignId}`;
 }

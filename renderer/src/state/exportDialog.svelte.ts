@@ -1,9 +1,11 @@
 /**
  * The state behind the export dialog: what to export (contacts, orders or recipients; the rows of
- * the current view, the rows selected in it, or everything in the cache), which columns, the CSV
+ * the current view, the rows selected in it, or everything in the cache; or the templates or
+ * campaigns, as their view lists them or all of them), which columns, the CSV
  * format (remembered across sessions), and a running export's progress, then its file or its error.
  */
-import type { CsvOptions, ExportColumn, ExportKind, ExportRequest, ExportResult } from '../../../shared/contract.ts';
+import type { AnyExportKind, CsvOptions, ExportColumn, ExportRequest, ExportResult } from '../../../shared/contract.ts';
+import type { CampaignQuery, TemplateQuery } from '../../../shared/summaries.ts';
 import type { ContactQuery, OrderQuery, RowCount } from '../../../shared/query.ts';
 import { bridge, call, errorText, toDisplayError } from '../lib/api.ts';
 import { orderedColumns } from '../lib/columns.ts';
@@ -13,7 +15,15 @@ import type { AppState } from './app.svelte.ts';
 import { withLocalCreatedDays } from './models.ts';
 
 /** What each kind of export is called in the dialog. */
-export const EXPORT_KIND_LABEL: Record<ExportKind, string> = { contacts: 'Contacts', orders: 'Orders', recipients: 'Recipients' };
+export const EXPORT_KIND_LABEL: Record<AnyExportKind, string> = { contacts: 'Contacts', orders: 'Orders', recipients: 'Recipients', templates: 'Templates', campaigns: 'Campaigns' };
+
+/** The kinds in the dialog's order. */
+export const EXPORT_KIND_ORDER: readonly AnyExportKind[] = ['contacts', 'orders', 'recipients', 'templates', 'campaigns'];
+
+/** What one row of each kind is called ("1 template"). */
+export const EXPORT_KIND_NOUN: Record<AnyExportKind, string> = { contacts: 'contact', orders: 'order', recipients: 'order', templates: 'template', campaigns: 'campaign' };
+
+const isSummaryKind = (kind: AnyExportKind): kind is 'templates' | 'campaigns' => kind === 'templates' || kind === 'campaigns';
 
 /** Which rows an export writes. */
 export type ExportScope = 'view' | 'selection' | 'all';
@@ -63,7 +73,7 @@ export class ExportDialogState {
   /** Set when a cancel was asked before the export's id arrived; the id's arrival then cancels. */
   #cancelWanted = false;
 
-  kind = $state<ExportKind>('contacts');
+  kind = $state<AnyExportKind>('contacts');
   /** The rows of the current view (search, filters, sort), those selected in it, or everything in the cache. */
   scope = $state<ExportScope>('view');
   /** The columns this kind offers, in default order. */
@@ -105,24 +115,34 @@ export class ExportDialogState {
     return this.kind === 'contacts' ? this.#app.contacts : this.#app.orders;
   }
 
+  /** The Templates or Campaigns view's list, for those kinds. */
+  get #summaryModel(): AppState['templates'] | AppState['campaigns'] | null {
+    return this.kind === 'templates' ? this.#app.templates : this.kind === 'campaigns' ? this.#app.campaigns : null;
+  }
+
   /** Rows in the current view, once counted. */
   get viewTotal(): RowCount | null {
+    const summary = this.#summaryModel;
+    if (summary) return summary.loaded ? { count: summary.total, exact: true } : null;
     return this.#viewModel.total;
   }
 
   /** A search or filter narrows the current view. */
   get viewFiltered(): boolean {
+    const summary = this.#summaryModel;
+    if (summary) return summary.appliedSearch.trim() !== '';
     return this.#viewModel.activeFilterCount > 0 || this.#viewModel.appliedSearch.trim() !== '';
   }
 
-  /** Rows selected in the table this kind of export reads (its orders for recipients). */
+  /** Rows selected in the table this kind of export reads (its orders for recipients; none for templates and campaigns). */
   get selectedCount(): number {
+    if (this.#summaryModel) return 0;
     return this.#viewModel.selectedCount;
   }
 
-  /** The table's shown columns as this kind's export columns, in the table's order (none for recipients). */
+  /** The table's shown columns as this kind's export columns, in the table's order (none for recipients, templates, campaigns). */
   get tableColumns(): string[] {
-    if (this.kind === 'recipients') return [];
+    if (this.kind === 'recipients' || isSummaryKind(this.kind)) return [];
     const model = this.#viewModel;
     const pairs = TABLE_EXPORT_KEYS[this.kind];
     const hidden = model.layout.hidden;
@@ -148,7 +168,7 @@ export class ExportDialogState {
    * @param kind what to offer first
    * @param fromView opened from a table, whose rows are then offered first; else everything
    */
-  reset(kind: ExportKind, scope: ExportScope): void {
+  reset(kind: AnyExportKind, scope: ExportScope): void {
     this.kind = kind;
     this.scope = scope === 'selection' && this.selectedCount === 0 ? 'view' : scope;
     this.result = null;
@@ -157,7 +177,7 @@ export class ExportDialogState {
   }
 
   /** Reads the columns `kind` offers and checks its default set (opt-in ones, such as Raw JSON, stay unchecked); an answer for another kind is dropped. */
-  loadColumns(kind: ExportKind): void {
+  loadColumns(kind: AnyExportKind): void {
     this.columnsError = null;
     call('exportColumns', { kind })
       .then((columns) => {
@@ -224,7 +244,11 @@ export class ExportDialogState {
       ids = this.scope === 'selection' ? await this.#selectedIds() : null;
       const all = this.scope === 'all';
       let request: ExportRequest;
-      if (kind === 'contacts') {
+      if (kind === 'templates') {
+        request = { kind, query: all ? null : ($state.snapshot(this.#app.templates.query) as TemplateQuery), columns, options };
+      } else if (kind === 'campaigns') {
+        request = { kind, query: all ? null : ($state.snapshot(this.#app.campaigns.query) as CampaignQuery), columns, options };
+      } else if (kind === 'contacts') {
         const query = withLocalCreatedDays($state.snapshot(this.#app.contacts.query) as ContactQuery);
         request = { kind, query: all ? null : withIds(query, ids), columns, options };
       } else {

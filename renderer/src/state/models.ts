@@ -63,6 +63,6 @@ export function createOrdersModel(): OrdersModel {
     page: (query, window) => call('queryOrders', { query, window }),
     count: (query) => call('countOrders', { query }),
     facets: (query) => call('orderFacets', { query }),
-    filterKeys: ['statuses', 'productTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered', 'contactId'],
+    filterKeys: ['statuses', 'productTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered', 'contactId', 'templateId', 'campaignId'],
   });
 }
