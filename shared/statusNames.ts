@@ -7,20 +7,9 @@
  * Pure module: zod only.
  */
 import { z } from 'zod';
+import { STATUS_COLOURS } from './statusNameText.ts';
 
-/** The colours a status name can have; the page maps each to a colour of its light and dark themes. */
-export const STATUS_COLOURS = ['grey', 'blue', 'teal', 'green', 'yellow', 'orange', 'red', 'purple'] as const;
-export type StatusColour = (typeof STATUS_COLOURS)[number];
-
-/** One named status code. */
-export interface StatusName {
-  /** 1–60 characters, trimmed. */
-  name: string;
-  colour: StatusColour;
-}
-
-/** Status code (decimal integer text, e.g. "3" or "-1") → its name; codes without an entry are unnamed. */
-export type StatusNames = { [code: string]: StatusName };
+export { STATUS_COLOURS, statusName, type StatusColour, type StatusName, type StatusNames } from './statusNameText.ts';
 
 /** Most codes a profile can name. */
 export const MAX_STATUS_NAMES = 100;
@@ -39,14 +28,3 @@ const statusNameSchema = z
 export const statusNamesSchema = z
   .record(z.string().regex(STATUS_CODE_KEY, 'a status code is a whole number such as 3 or -1'), statusNameSchema)
   .refine((names) => Object.keys(names).length <= MAX_STATUS_NAMES, `at most ${MAX_STATUS_NAMES} status codes can be named`);
-
-/**
- * What a status code reads as: its name when the profile names it, else "Status N".
- * @param code the order's `status`; null (an order kept as invalid without one) reads as ''
- * @param names the profile's names, if any
- */
-export function statusName(code: number | null, names?: StatusNames | null): string {
-  if (code === null) return '';
-  const named = names && Object.prototype.hasOwnProperty.call(names, String(code)) ? names[String(code)] : undefined;
-  return named ? named.name : `Status ${code}`;
-}
