@@ -44,7 +44,7 @@ export function registerExportCommand(program: Command, io: CliIo): void {
   exportCmd
     .addHelpText(
       'after',
-      `\nFilters: contacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')}).\n\nColumns (--columns; raw, the record as cached, only when named):\n${EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
+      `\nFilters: all take --invalid-only and --changed added,changed,removed;\ncontacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')}).\n\nColumns (--columns; raw, the record as cached, only when named):\n${EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
     );
   exportCmd.action((kind: ExportKind, opts: ExportOptions, cmd: Command) =>
     withContext(cmd, io, async (ctx) => {
