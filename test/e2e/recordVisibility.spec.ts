@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './harness.ts';
-import { allowClipboard, clipboardText, grid, syncSample } from './tableSpecs.ts';
+import { allowClipboard, clipboardText, expectAccessible, grid, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 120, sampleOrders: 40 });
 
@@ -76,6 +76,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   await expect(other).not.toContainText('2025-03-04T15:30');
   await expect(other.getByTitle('propertyAddress', { exact: true })).toHaveText('Property address');
   await app.screenshot('60-contact-other-fields');
+  await expectAccessible(page, 'contact with other fields');
 
   await detail.getByRole('tab', { name: 'Raw JSON' }).click();
   await expect(detail.getByRole('tab', { name: 'Raw JSON' })).toHaveAttribute('aria-selected', 'true');
@@ -95,6 +96,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   expect(copied.lastMailedStatus).toBe('in_transit');
   expect(copied.propertyAddress).toEqual({ line1: '1 Elm St', verified: true });
   await app.screenshot('61-contact-raw-json');
+  await expectAccessible(page, 'raw JSON tab');
   await detail.getByRole('tab', { name: 'Details' }).click();
 
   // --- An invalid contact: marked in the table, found by the filter, opens with its reason --------
@@ -128,6 +130,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   await expect(orderOther.getByTitle('campaign.channelCode', { exact: true })).toHaveText('Campaign · Channel code');
   await orderOther.scrollIntoViewIfNeeded();
   await app.screenshot('63-order-status-name-other-fields');
+  await expectAccessible(page, 'order with status names and other fields');
   await detail.getByRole('tab', { name: 'Raw JSON' }).click();
   await expect(detail.getByTestId('raw-json')).toContainText('"priority"');
   await detail.getByRole('button', { name: 'Copy' }).click();
@@ -173,6 +176,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   await removedRow.click();
   await expect(detail.getByTestId('record-change')).toContainText('no longer lists this record');
   await app.screenshot('66-contacts-changed-removed');
+  await expectAccessible(page, 'removed contact');
 
   // The removed contact exports with the view.
   await page.keyboard.press('Control+e');
