@@ -110,6 +110,8 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   await invalidRow.click();
   await expect(detail.getByTestId('kept-invalid')).toContainText('isLiveMode');
   await expect(detail.getByRole('heading', { name: 'Zyxvis Invalid', level: 2 })).toBeVisible();
+  // The mode it sent is shown as sent, not read as "Test".
+  await expect(detail.getByTitle('Not true or false')).toHaveText('"yes"');
   await app.screenshot('62-contact-kept-invalid');
   await (await filterOption(page, 'Kept as invalid', 'Only records kept as invalid')).locator('input').uncheck();
   await page.keyboard.press('Escape');
