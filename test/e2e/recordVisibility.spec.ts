@@ -5,10 +5,11 @@
  * the order's unknown fields under "Other fields from the service" with their names in words, the
  * Raw JSON tab and its Copy (read back from the clipboard), the invalid records marked in the tables
  * and found by "Only records kept as invalid", opening with their reason; two named status codes in
- * the table, the filter pane and the detail; after a second sync, "Changed in the last sync" shows
+ * the table, the filter pane, the detail and an orders CSV; after a second sync, "Changed in the last sync" shows
  * the added, changed and removed records, and an export of the removed ones holds them.
  */
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './harness.ts';
 import { allowClipboard, clipboardText, expectAccessible, grid, syncSample } from './tableSpecs.ts';
@@ -146,6 +147,20 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   await (await filterOption(page, 'Status', 'Printed')).locator('input').check();
   await expect(orders.locator('[data-col="status"]').first()).toHaveText('Printed');
   expect(new Set((await orders.locator('[role="row"] [data-col="status"]').allTextContents()).map((t) => t.trim()))).toEqual(new Set(['Printed']));
+  // The CSV keeps the code and gives the name beside it.
+  await page.keyboard.press('Control+e');
+  const orderExport = page.getByRole('dialog', { name: 'Export CSV' });
+  await orderExport.getByRole('button', { name: /Export…/ }).click();
+  await expect(orderExport.getByText(/Exported [\d,.\s]+ rows?/)).toBeVisible();
+  const orderCsv = parse(readFileSync(app.platformLog.savedFiles.at(-1)!, 'utf8'), { bom: true }) as string[][];
+  const [header = [], ...lines] = orderCsv;
+  const codeAt = header.indexOf('Status');
+  const nameAt = header.indexOf('Status name');
+  expect(codeAt).toBeGreaterThanOrEqual(0);
+  expect(nameAt).toBeGreaterThanOrEqual(0);
+  expect(lines.length).toBeGreaterThan(0);
+  expect(new Set(lines.map((l) => `${l[codeAt]} ${l[nameAt]}`))).toEqual(new Set(['5 Printed']));
+  await orderExport.getByRole('button', { name: 'Done' }).click();
   await (await filterOption(page, 'Status', 'Printed')).locator('input').uncheck();
 
   // An invalid order.
