@@ -3,10 +3,13 @@
  * service-api.md §2 does not name, and two of them to break §2 (kept as invalid); the real app
  * (built renderer, real handlers; harness.ts) syncs them. Observed in the page: the contact's and
  * the order's unknown fields under "Other fields from the service" with their names in words, the
- * Raw JSON tab and its Copy (read back from the clipboard), the invalid records marked in the tables
- * and found by "Only records kept as invalid", opening with their reason; two named status codes in
- * the table, the filter pane, the detail and an orders CSV; after a second sync, "Changed in the last sync" shows
- * the added, changed and removed records, and an export of the removed ones holds them.
+ * Raw JSON tab and its Copy (read back from the clipboard), the invalid records marked in the
+ * tables and found by "Only records kept as invalid", opening with their reason; two named status
+ * codes in the table, the filter pane, the detail and an orders CSV; after a second sync, "Changed
+ * in the last sync" shows the added, changed and removed records (an export of the removed one
+ * holds it), an order shows a removed recipient from its snapshot and marks one who moved, and
+ * that contact lists the order with the address it used. axe finds nothing serious on the new
+ * screens; screenshots in both themes.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContactAppearance } from '../../shared/contract.ts';
 import type { OrderRow, RecipientRow } from '../../shared/query.ts';
+import { recordFilterSections } from '../../renderer/src/lib/recordFilters.ts';
 import { fieldValueText, humanizeKey, humanizeValue, ordersOfContact, otherContactFields, otherOrderFields } from '../../renderer/src/lib/recordFields.ts';
 
 describe('field names and values in words', () => {
@@ -98,5 +99,34 @@ describe('a contact’s orders', () => {
       ['2', [{ text: '1 Elm St, Boise, 83720', changed: true }, { text: '9 Oak Ave, Boise, 83720', changed: false }]],
       ['1', [{ text: '9 Oak Ave, Boise, 83720', changed: false }]],
     ]);
+  });
+});
+
+describe('the filter groups both tables share', () => {
+  const facets = { changed: [{ value: 'removed' as const, label: 'Removed', count: 2 }], invalid: 3 };
+
+  it('offers every kind of change and the invalid filter with their counts', () => {
+    const toggles: boolean[] = [];
+    const [changed, invalid] = recordFilterSections(facets, { changed: ['removed'] }, (on) => toggles.push(on));
+    expect(changed?.options).toEqual([
+      { value: 'added', label: 'Added', count: 0 },
+      { value: 'changed', label: 'Changed', count: 0 },
+      { value: 'removed', label: 'Removed', count: 2 },
+    ]);
+    expect(changed?.selected).toEqual(['removed']);
+    expect(invalid?.options).toEqual([{ value: 'yes', label: 'Only records kept as invalid', count: 3 }]);
+    expect(invalid?.selected).toEqual([]);
+    invalid?.toggle?.('yes');
+    expect(toggles).toEqual([true]);
+    const [, on] = recordFilterSections(facets, { invalidOnly: true }, (v) => toggles.push(v));
+    on?.toggle?.('yes');
+    expect(toggles).toEqual([true, false]);
+  });
+
+  it('before the first facets, lists only what is ticked, in words', () => {
+    expect(recordFilterSections(null, {}, () => {}).map((s) => s.options)).toEqual([[], []]);
+    const [changed, invalid] = recordFilterSections(null, { changed: ['added'], invalidOnly: true }, () => {});
+    expect(changed?.options).toEqual([{ value: 'added', label: 'Added', count: 0 }]);
+    expect(invalid?.options.map((o: { label: string }) => o.label)).toEqual(['Only records kept as invalid']);
   });
 });

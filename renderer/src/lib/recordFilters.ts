@@ -3,7 +3,7 @@
  * query's `changed`) and "Only records kept as invalid" (the query's `invalidOnly`).
  */
 import type { FacetOption, RecordChange } from '../../../shared/query.ts';
-import type { FilterSection } from '../components/FilterPane.svelte';
+import type { FilterSection } from './facets.ts';
 
 const CHANGE_LABEL: Record<RecordChange, string> = { added: 'Added', changed: 'Changed', removed: 'Removed' };
 /** shared/query.ts `RECORD_CHANGES`, not imported: that module loads zod, which the page must not (its CSP refuses zod's eval check). */
@@ -29,13 +29,14 @@ export function recordFilterSections(facets: Facets | null, filters: Filters, se
     {
       key: 'changed',
       title: 'Changed in the last sync',
-      options: facets ? RECORD_CHANGES.map((value) => ({ value, label: CHANGE_LABEL[value], count: counts.get(value) ?? 0 })) : [],
+      // Before the first facet answer only the ticked kinds are listed (with their words, not their keys).
+      options: RECORD_CHANGES.filter((value) => facets || filters.changed?.includes(value)).map((value) => ({ value, label: CHANGE_LABEL[value], count: counts.get(value) ?? 0 })),
       selected: filters.changed ?? [],
     },
     {
       key: 'invalidOnly',
       title: 'Kept as invalid',
-      options: facets ? [{ value: 'yes', label: 'Only records kept as invalid', count: facets.invalid }] : [],
+      options: facets || filters.invalidOnly ? [{ value: 'yes', label: 'Only records kept as invalid', count: facets?.invalid ?? 0 }] : [],
       selected: filters.invalidOnly ? ['yes'] : [],
       wrap: true,
       toggle: () => setInvalidOnly(!filters.invalidOnly),
