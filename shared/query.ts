@@ -247,6 +247,8 @@ export interface ContactFacets {
   liveMode: FacetOption<'live' | 'test'>[];
   /** Records of each kind of change in the last sync (removed ones counted from their kept copies); empty when none. */
   changed: FacetOption<RecordChange>[];
+  /** Records of the view kept as invalid (the `invalidOnly` filter left out). */
+  invalid: number;
 }
 
 export interface OrderFacets {
@@ -258,4 +260,6 @@ export interface OrderFacets {
   delivered: FacetOption<DeliveredState>[];
   /** See {@link ContactFacets.changed}. */
   changed: FacetOption<RecordChange>[];
+  /** See {@link ContactFacets.invalid}. */
+  invalid: number;
 }

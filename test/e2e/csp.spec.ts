@@ -160,6 +160,13 @@ test('every screen of the normal journey renders under the policy without a viol
   await expect(preview).toHaveAttribute('src', /^preview\/[0-9a-f]{32}$/);
   await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   baseExpect(app.core.sampleApi.server?.stats().previews).toBe(previewsServed);
+  // The Raw JSON tab: a collapsible tree of details elements and a Copy button, no script or style of its own.
+  const detailPanel = page.getByTestId('detail-panel');
+  await detailPanel.getByRole('tab', { name: 'Raw JSON' }).click();
+  await expect(detailPanel.getByTestId('raw-json')).toContainText('"campaign"');
+  await detailPanel.getByTestId('raw-json').locator('details details summary').first().click();
+  await detailPanel.getByRole('button', { name: 'Copy' }).click();
+  await detailPanel.getByRole('tab', { name: 'Details' }).click();
   await page.keyboard.press('Escape');
 
   // Templates (the gallery's previews come from the cache too) and Campaigns (bars sized by style:).

@@ -191,7 +191,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   // --- Orders filtered by status ------------------------------------------------------------------
   await page.keyboard.press('Escape');
   const allOrders = parseCount(await countText(page));
-  const statusOption = page.getByRole('group', { name: 'Status code' }).locator('label').first();
+  const statusOption = page.getByRole('group', { name: 'Status', exact: true }).locator('label').first();
   const statusCode = ((await statusOption.locator('.opt-label').textContent()) ?? '').trim();
   const statusCount = parseCount((await statusOption.locator('.count').textContent()) ?? '0');
   await statusOption.locator('input').check();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../electron/main/cache/db.ts';
-import { countContacts, countOrders, getContact, getOrder, queryContacts, queryOrders, resourceStates } from '../../electron/main/cache/queries.ts';
+import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates } from '../../electron/main/cache/queries.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
@@ -82,6 +82,14 @@ describe('records kept as invalid', () => {
     }
     expect(sorted(queryOrders(db, { invalidOnly: true }, { offset: 0, limit: 1000 }).rows.map((r) => r.id))).toEqual(sorted(invalid.orders.keys()));
     expect(countOrders(db, { invalidOnly: true }).count).toBe(invalid.orders.size);
+  });
+
+  it('the facets count them within the view, the filter itself left out', () => {
+    expect(contactFacets(db, {}).invalid).toBe(invalid.contacts.size);
+    expect(contactFacets(db, { invalidOnly: true }).invalid).toBe(invalid.contacts.size);
+    const q = { search: 'a' };
+    expect(contactFacets(db, q).invalid).toBe(allContacts(q).filter((r) => invalid.contacts.has(r.id)).length);
+    expect(orderFacets(db, {}).invalid).toBe(invalid.orders.size);
   });
 
   it('every one opens in the details with its JSON as cached and its reason', () => {

@@ -36,6 +36,13 @@ function changeFacet(db: Database.Database, kind: 'contacts' | 'orders', query: 
     .sort((a, b) => RECORD_CHANGES.indexOf(a.value) - RECORD_CHANGES.indexOf(b.value));
 }
 
+/** "Only records kept as invalid": how many of the view's records (that filter left out) were kept as invalid. */
+function invalidCount(db: Database.Database, kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, scope: ViewScope): number {
+  const only = { ...query, invalidOnly: true };
+  const v = kind === 'contacts' ? contactViewSql(only as ContactQuery, undefined, scope) : orderViewSql(only as OrderQuery, undefined, scope);
+  return Number(stmt(db, `SELECT count(*) FROM ${v.from} WHERE ${v.where}`).pluck().get(v.params) ?? 0);
+}
+
 /**
  * Facet counts of the contacts view. The labels of rows that are not the mirror's (members newer
  * than the mirror, removed contacts' kept copies) are read from their own records (a label id and
@@ -72,6 +79,7 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
       ),
       liveMode: facet(db, live.sql, live.params, liveFacet),
       changed: changeFacet(db, 'contacts', query, scope),
+      invalid: invalidCount(db, 'contacts', query, scope),
     };
   });
 }
@@ -99,6 +107,7 @@ export function orderFacets(db: Database.Database, query: OrderQuery): OrderFace
         return { value: v, label: DELIVERED_LABELS[v], count: Number(r.n) };
       }),
       changed: changeFacet(db, 'orders', query, scope),
+      invalid: invalidCount(db, 'orders', query, scope),
     };
   });
 }

@@ -4,7 +4,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LetterdeskError } from '../../../shared/errors.ts';
-import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, contactQuerySchema, orderQuerySchema, verifiedState, type ContactQuery, type OrderQuery } from '../../../shared/query.ts';
+import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, RECORD_CHANGES, contactQuerySchema, orderQuerySchema, verifiedState, type ContactQuery, type OrderQuery, type RecordChange } from '../../../shared/query.ts';
 
 /** A parser of a whole number from `min` to `max` for the option `name`. */
 export function intArg(name: string, min: number, max: number): (value: string) => number {
@@ -51,8 +51,37 @@ export function sortArg(columns: readonly string[]): (value: string) => { column
   };
 }
 
+/** A parser of `--changed`: a comma-separated list of added, changed, removed. */
+export function changesArg(value: string): RecordChange[] {
+  const kinds = value.split(',').map((k) => k.trim()).filter(Boolean);
+  const wrong = kinds.filter((k) => !(RECORD_CHANGES as readonly string[]).includes(k));
+  if (kinds.length === 0 || wrong.length > 0) throw new InvalidArgumentError(`use a comma-separated list of ${RECORD_CHANGES.join(', ')}${wrong.length ? ` (not ${wrong.join(', ')})` : ''}.`);
+  return [...new Set(kinds)] as RecordChange[];
+}
+
+/** The filters both tables share, as commander parses them. */
+interface RecordFilterOptions {
+  /** `--invalid-only`: only records kept as invalid. */
+  invalidOnly?: boolean;
+  /** `--changed`: how the records changed in the last sync. */
+  changed?: RecordChange[];
+}
+
+/** Adds `--invalid-only` and `--changed` (both tables) to `cmd`. */
+function addRecordFilters(cmd: Command): Command {
+  return cmd
+    .option('--invalid-only', 'only records kept as invalid (they do not match the service’s description; kept with their reason)')
+    .option('--changed <kinds>', `only records the last sync ${RECORD_CHANGES.join(', ')} (comma-separated; removed ones are their kept copies)`, changesArg);
+}
+
+/** The query fields of {@link addRecordFilters}' options. */
+const recordFilters = (o: RecordFilterOptions): { invalidOnly?: true; changed?: RecordChange[] } => ({
+  ...(o.invalidOnly ? { invalidOnly: true as const } : {}),
+  ...(o.changed ? { changed: o.changed } : {}),
+});
+
 /** The contact filter options as commander parses them. */
-export interface ContactFilterOptions {
+export interface ContactFilterOptions extends RecordFilterOptions {
   search?: string;
   label?: string[];
   state?: string[];
@@ -61,16 +90,16 @@ export interface ContactFilterOptions {
 }
 
 /** The order filter options as commander parses them. */
-export interface OrderFilterOptions {
+export interface OrderFilterOptions extends RecordFilterOptions {
   search?: string;
   status?: number[];
   productType?: string[];
   sort?: { column: string; direction: 'asc' | 'desc' };
 }
 
-/** Adds `--search --label --state --verified --sort` (contacts) to `cmd`. */
+/** Adds `--search --label --state --verified --invalid-only --changed --sort` (contacts) to `cmd`. */
 export function addContactFilters(cmd: Command): Command {
-  return cmd
+  return addRecordFilters(cmd)
     .option('--search <q>', 'free-text search (names, company, email, phone, address, labels; prefix match)')
     .option('--label <id>', 'only contacts with this label id or title (repeatable: any of them)', collect(asText))
     .option('--state <s>', 'only contacts in this state, full name (repeatable)', collect(asText))
@@ -86,9 +115,9 @@ export function addContactFilters(cmd: Command): Command {
     .option('--sort <col[:desc]>', `sort column: ${CONTACT_SORT_COLUMNS.join(', ')}; add :desc to reverse`, sortArg(CONTACT_SORT_COLUMNS));
 }
 
-/** Adds `--search --status --product-type --sort` (orders) to `cmd`. */
+/** Adds `--search --status --product-type --invalid-only --changed --sort` (orders) to `cmd`. */
 export function addOrderFilters(cmd: Command): Command {
-  return cmd
+  return addRecordFilters(cmd)
     .option('--search <q>', 'free-text search (order id, campaign, product, template, recipients)')
     .option('--status <n>', 'only orders with this status code (repeatable)', collect(intArg('--status', 0, 2 ** 31 - 1)))
     .option('--product-type <t>', 'only orders of this product type (repeatable)', collect(asText))
@@ -105,6 +134,7 @@ export function contactQuery(o: ContactFilterOptions): ContactQuery {
     ...(o.label ? { labels: o.label } : {}),
     ...(o.state ? { states: o.state } : {}),
     ...(o.verified ? { verified: o.verified } : {}),
+    ...recordFilters(o),
     ...(o.sort ? { sort: o.sort } : {}),
   });
   if (!parsed.success) throw new LetterdeskError('VALIDATION', `Invalid filter: ${parsed.error.issues[0]?.message ?? 'check the options'}.`);
@@ -120,6 +150,7 @@ export function orderQuery(o: OrderFilterOptions): OrderQuery {
     ...(o.search !== undefined ? { search: o.search } : {}),
     ...(o.status ? { statuses: o.status } : {}),
     ...(o.productType ? { productTypes: o.productType } : {}),
+    ...recordFilters(o),
     ...(o.sort ? { sort: o.sort } : {}),
   });
   if (!parsed.success) throw new LetterdeskError('VALIDATION', `Invalid filter: ${parsed.error.issues[0]?.message ?? 'check the options'}.`);

@@ -3,6 +3,20 @@
  */
 import type { FacetOption } from '../../../shared/query.ts';
 
+/** One group of checkable filter options with their counts (the filter pane draws them). */
+export interface FilterSection {
+  key: string;
+  title: string;
+  options: FacetOption<string | number>[];
+  selected: readonly (string | number)[];
+  /** Options shown before "Show all". */
+  limit?: number;
+  /** Option labels wrap onto more lines instead of ending in an ellipsis (a sentence, not a value). */
+  wrap?: boolean;
+  /** Toggles an option in place of the list's own (a yes/no filter such as "Only records kept as invalid"). */
+  toggle?: (value: string | number) => void;
+}
+
 type Value = string | number;
 
 /**

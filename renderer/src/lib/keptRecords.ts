@@ -86,3 +86,17 @@ export function orderOf(detail: OrderDetail): Order {
     template: { ...template, id: text(template.id), title: text(template.title), templateUrl: text(template.templateUrl), templateType: text(template.templateType), thumbnailUrl: text(template.thumbnailUrl), creator: { ...creator, id: text(creator.id), fullName: text(creator.fullName) } } satisfies Template,
   };
 }
+
+/**
+ * A field of a kept record that is not of its §2 type (`isLiveMode: "yes"`), as the JSON it was
+ * sent as, so the panel shows what the service said instead of the empty value it reads as; null
+ * for a valid record, or when the field has its type.
+ * @param type the field's §2 type: `typeof` of a valid value; `null` also allowed when `nullable`
+ */
+export function sentAsOtherType(detail: ContactDetail | OrderDetail, key: string, type: 'boolean' | 'string' | 'number', nullable = false): string | null {
+  if (detail.invalidReason === null) return null;
+  const record = 'contact' in detail ? detail.contact : detail.order;
+  const value = fields(record)[key];
+  if (typeof value === type || (nullable && value === null)) return null;
+  return value === undefined ? 'missing' : JSON.stringify(value);
+}

@@ -52,7 +52,7 @@ export function createContactsModel(): ContactsModel {
     count: (query) => call('countContacts', { query: withLocalCreatedDays(query) }),
     facets: (query) => call('contactFacets', { query: withLocalCreatedDays(query) }),
     check: checkContactFilters,
-    filterKeys: ['labels', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore'],
+    filterKeys: ['labels', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore', 'changed', 'invalidOnly'],
   });
 }
 
@@ -63,6 +63,6 @@ export function createOrdersModel(): OrdersModel {
     page: (query, window) => call('queryOrders', { query, window }),
     count: (query) => call('countOrders', { query }),
     facets: (query) => call('orderFacets', { query }),
-    filterKeys: ['statuses', 'productTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered', 'contactId', 'templateId', 'campaignId'],
+    filterKeys: ['statuses', 'productTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered', 'contactId', 'templateId', 'campaignId', 'changed', 'invalidOnly'],
   });
 }

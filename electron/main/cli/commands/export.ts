@@ -35,7 +35,7 @@ function exportRequest(kind: ExportKind, opts: ExportOptions): RecordExportReque
  * @throws LetterdeskError VALIDATION when a record filter, a sort or --view is given
  */
 function summaryRequest(kind: SummaryExportKind, opts: ExportOptions): ExportRequest {
-  if (opts.label || opts.state || opts.verified || opts.status || opts.productType || opts.sort || opts.view !== undefined) {
+  if (opts.label || opts.state || opts.verified || opts.status || opts.productType || opts.invalidOnly || opts.changed || opts.sort || opts.view !== undefined) {
     throw new LetterdeskError('VALIDATION', `The ${kind} export takes --search only (with --columns and the CSV options); record filters, --sort and --view apply to contacts, orders and recipients.`);
   }
   const options: CsvOptions = { delimiter: opts.delimiter, bom: opts.bom === true, neutralizeFormulas: opts.neutralize };
@@ -63,7 +63,7 @@ export function registerExportCommand(program: Command, io: CliIo): void {
   exportCmd
     .addHelpText(
       'after',
-      `\nFilters: contacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')});\ntemplates and campaigns take --search.\n\nColumns (--columns; raw, the record as cached, only when named):\n${ALL_EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
+      `\nFilters: contacts, orders and recipients take --invalid-only and --changed added,changed,removed;\ncontacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')});\ntemplates and campaigns take --search.\n\nColumns (--columns; raw, the record as cached, only when named):\n${ALL_EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
     );
   exportCmd.action((kind: AnyExportKind, opts: ExportOptions, cmd: Command) =>
     withContext(cmd, io, async (ctx) => {
