@@ -170,17 +170,17 @@ test('every screen of the normal journey renders under the policy without a viol
   await page.keyboard.press('Escape');
 
   // Templates (the gallery's previews come from the cache too) and Campaigns (bars sized by style:).
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+3');
   const gallery = page.getByRole('list', { name: 'Templates' });
   await expect.poll(() => gallery.locator('img.preview').evaluateAll((all) => all.length > 0 && all.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
   await gallery.locator('button.tcard').first().click();
   await expect(page.getByTestId('template-detail')).toBeVisible();
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+4');
   await expect(page.getByRole('table', { name: 'Campaigns' }).locator('tbody tr').first()).toBeVisible();
   baseExpect(app.core.sampleApi.server?.stats().previews).toBe(previewsServed);
 
   // Sync, the export dialog with its progress bar, profiles.
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+5');
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
   await page.keyboard.press('Control+1');
   await page.keyboard.press('Control+e');
@@ -188,7 +188,7 @@ test('every screen of the normal journey renders under the policy without a viol
   await dialog.getByRole('button', { name: /Export…/ }).click();
   await expect(dialog.getByText(/Exported [\d,.\s]+ rows/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Done' }).click();
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+6');
   await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
   await page.getByRole('option', { name: /New profile/ }).click();
   await expect(page.getByLabel('Access token')).toBeVisible();

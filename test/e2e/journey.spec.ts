@@ -226,7 +226,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await expect(dialog).toBeHidden();
 
   // --- Profiles ----------------------------------------------------------------------------------
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+6');
   await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
   await expectAccessible(page, 'profiles');
   await app.screenshot('13-profiles');
@@ -283,7 +283,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await banner.getByRole('button', { name: 'Try again' }).click();
   await expect(banner).toBeHidden({ timeout: 60_000 });
   await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/);
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+5');
   await expect(page.locator('.history tbody tr').first()).toBeVisible();
   await expect(page.getByText('Succeeded').first()).toBeVisible();
   await app.screenshot('18-sync-history-after-offline');

@@ -77,7 +77,7 @@ test('a sync while a contact is open: the selection stays on its record and the 
   // Export from the Sync view (no table shown) offers everything in the cache, from the contacts
   // view the rows it shows.
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+5');
   await page.keyboard.press('Control+e');
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('radio', { name: 'Everything in the cache' })).toBeChecked();

@@ -59,7 +59,7 @@ test('first sync: contacts keep changing while read; the contacts view says they
   await expect(page.getByText(/Service unavailable|previous|cached before|has no contacts/)).toHaveCount(0);
   await app.screenshot('22-first-sync-contacts-drifted');
   // The Sync view's card for the contacts says the same, with no rows.
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+5');
   await expect(page.getByTestId('resource-contacts').locator('.c-err')).toContainText(/kept changing/);
   await expect(page.getByTestId('resource-contacts').locator('.c-rows')).toHaveText('0 rows');
   // With the service settled, the view's own button brings the contacts.

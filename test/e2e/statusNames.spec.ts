@@ -27,7 +27,7 @@ test('a connected profile’s form names two status codes; a bad code is pointed
   const acme = app.core.profiles.save({ name: 'Acme', environment: 'custom', baseUrl: 'https://acme.example.com/api/v1', accountId: null, pageSize: 100 });
   app.core.profiles.use(acme.id);
   await app.open();
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+6');
   const form = page.getByRole('form', { name: 'Edit profile Acme' });
   await expect(form).toBeVisible();
   await expect(form.getByTestId('status-names').locator('tbody tr')).toHaveCount(0);
@@ -43,7 +43,7 @@ test('a connected profile’s form names two status codes; a bad code is pointed
 
   // After a reload the form shows them again, by code.
   await page.reload();
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+6');
   const table = page.getByTestId('status-names');
   await expect(table.getByRole('textbox', { name: 'Name of status 1' })).toHaveValue('Received');
   await expect(table.getByRole('textbox', { name: 'Name of status 5' })).toHaveValue('Delivered');
@@ -73,7 +73,7 @@ test('a connected profile’s form names two status codes; a bad code is pointed
 test('the sample data’s profile names status codes too', async ({ app }) => {
   const { page } = app;
   await syncSample(app);
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+6');
   const form = page.getByRole('form', { name: /^Status names of / });
   await expect(form).toBeVisible();
   await nameStatus(page, '0', 'Draft', 'Grey');

@@ -31,7 +31,7 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet).toBeVisible();
   const profilesKey = (await sheet.locator('dd', { hasText: /^Profiles$/ }).locator('xpath=preceding-sibling::dt[1]').textContent())?.trim();
-  expect(profilesKey).toBe('Ctrl+4');
+  expect(profilesKey).toBe('Ctrl+6');
   await expect(sidebar.getByRole('button', { name: 'Profiles' })).toHaveAttribute('title', `Profiles (${profilesKey})`);
   for (const key of ['Ctrl+A', 'Ctrl+C', 'Shift+F10', 'F6', 'Alt+←', 'Ctrl+/', 'Space']) await expect(sheet.locator('kbd', { hasText: key }).first()).toBeVisible();
   await expectAccessible(page, 'shortcuts sheet');
@@ -44,8 +44,8 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   await sheet.getByRole('button', { name: 'Close' }).click();
   await expect(sheet).toBeHidden();
   await expect(table).toBeFocused();
-  // Ctrl+4 goes to Profiles, as both say.
-  await page.keyboard.press('Control+4');
+  // Ctrl+6 goes to Profiles, as both say.
+  await page.keyboard.press('Control+6');
   await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
   await page.keyboard.press('Control+1');
 
@@ -141,7 +141,7 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(table).toBeFocused();
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+5');
   const clear = page.getByRole('button', { name: 'Clear cache and resync…' });
   await clear.click();
   const confirm = page.getByRole('dialog', { name: 'Clear cache and resync?' });
@@ -153,7 +153,7 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
 test('profile form errors are tied to their inputs, announced, and the first one takes the focus', async ({ app }) => {
   const { page } = app;
   await syncSample(app);
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+6');
   await page.getByRole('option', { name: /New profile/ }).click();
   const form = page.getByRole('form', { name: 'New profile' });
   await form.getByRole('button', { name: 'Add profile' }).click();

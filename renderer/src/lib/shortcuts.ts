@@ -19,7 +19,7 @@ export interface ShortcutGroup {
  * The view shortcuts, by view, in the sidebar's order. Templates and Campaigns came after Sync and
  * Profiles had their keys, so they take the next numbers rather than moving those.
  */
-export const VIEW_KEYS = { contacts: 'Mod+1', orders: 'Mod+2', templates: 'Mod+5', campaigns: 'Mod+6', sync: 'Mod+3', profiles: 'Mod+4' } as const;
+export const VIEW_KEYS = { contacts: 'Mod+1', orders: 'Mod+2', templates: 'Mod+3', campaigns: 'Mod+4', sync: 'Mod+5', profiles: 'Mod+6' } as const;
 
 /** Sync now. */
 export const SYNC_KEY = 'Mod+R';
