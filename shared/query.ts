@@ -42,6 +42,24 @@ const changedFilter = z.array(recordChange).max(3).optional();
 const invalidOnlyFilter = z.boolean().optional();
 
 /**
+ * Most record ids a query's `ids` may name: a partial selection of the table (exports, copies).
+ * A selection of every matching row is sent as the query itself, never as a list of ids.
+ */
+export const MAX_QUERY_IDS = 100_000;
+/**
+ * A record's id as the cache keys it: digits (§2), or whatever a record kept as invalid carried as
+ * its id (any text without control characters), so that such a record can be named too. Only ever
+ * bound as a value, never part of SQL.
+ */
+// eslint-disable-next-line no-control-regex
+export const recordIdSchema = z.string().min(1).max(1024).regex(/^[^\u0000-\u001f\u007f]+$/, 'a record id holds no control characters');
+/**
+ * Only the records with these ids (what a person selected in the table), still in the query's own
+ * order and under its other filters. At least one id; a list of ids is not a filter that can be empty.
+ */
+const idsFilter = z.array(recordIdSchema).min(1).max(MAX_QUERY_IDS).optional();
+
+/**
  * A contact view: free-text search plus filters plus sort. Every list filter is OR within itself
  * and AND across filters. Empty or missing = no filter.
  */
@@ -68,6 +86,8 @@ export const contactQuerySchema = z
     changed: changedFilter,
     /** Only contacts kept as invalid (`invalidReason` set). */
     invalidOnly: invalidOnlyFilter,
+    /** Only the contacts with these ids (a selection), in the query's order. */
+    ids: idsFilter,
     sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
     /**
      * A saved view (shared/views.ts) whose members the query is limited to: the mirrored records
@@ -110,6 +130,8 @@ export const orderQuerySchema = z
     changed: changedFilter,
     /** Only orders kept as invalid (`invalidReason` set). */
     invalidOnly: invalidOnlyFilter,
+    /** Only the orders with these ids (a selection), in the query's order. */
+    ids: idsFilter,
     sort: z.object({ column: orderSortColumn, direction: sortDirection }).strict().optional(),
     /** A saved view whose members the query is limited to (see {@link contactQuerySchema}). */
     view: viewIdSchema.optional(),

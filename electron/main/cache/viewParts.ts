@@ -196,6 +196,7 @@ export function contactParts(query: ContactQuery, omit: keyof ContactQuery | und
   }
   if (omit !== 'changed' && query.changed?.length) conditions.push(changedCondition('c', 'contact_changes', query.changed, params));
   if (query.invalidOnly) conditions.push('c.invalid_reason IS NOT NULL');
+  if (query.ids?.length) conditions.push(idsCondition('c', query.ids, params));
   // Instants compare as text like the days above: both sides are ISO 8601 in UTC ("…Z").
   if (query.createdAfter) {
     conditions.push('c.created_at >= :createdAfter');
@@ -236,7 +237,17 @@ export function orderConditions(query: OrderQuery, omit: keyof OrderQuery | unde
   if (query.campaignId !== undefined) where.push(idCondition('o.campaign_id', 'campaignId', query.campaignId, params));
   if (omit !== 'changed' && query.changed?.length) where.push(changedCondition('o', 'order_changes', query.changed, params));
   if (query.invalidOnly) where.push('o.invalid_reason IS NOT NULL');
+  if (query.ids?.length) where.push(idsCondition('o', query.ids, params));
   return where;
+}
+
+/**
+ * The `ids` filter: the row's id is one of the list, bound as one JSON array (`:ids`) so that a
+ * selection of many thousands of rows is one parameter, looked up through the id index.
+ */
+function idsCondition(alias: string, ids: readonly string[], params: Record<string, unknown>): string {
+  params.ids = JSON.stringify(ids);
+  return `${alias}.id IN (SELECT value FROM json_each(:ids))`;
 }
 
 /** `column` equals `value`; '' also matches NULL (the group of orders that carry no such id). */
