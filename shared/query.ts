@@ -23,6 +23,10 @@ export type ContactSortColumn = z.infer<typeof contactSortColumn>;
 export const verifiedState = z.enum(['yes', 'no', 'unknown']);
 export type VerifiedState = z.infer<typeof verifiedState>;
 
+/** How the label filter's labels combine: a contact with any of them, or with all of them. */
+export const labelsMode = z.enum(['any', 'all']);
+export type LabelsMode = z.infer<typeof labelsMode>;
+
 /** Live-mode filter (§9: records carry `isLiveMode`). */
 export const liveModeFilter = z.enum(['live', 'test']);
 
@@ -61,12 +65,14 @@ const idsFilter = z.array(recordIdSchema).min(1).max(MAX_QUERY_IDS).optional();
 
 /**
  * A contact view: free-text search plus filters plus sort. Every list filter is OR within itself
- * and AND across filters. Empty or missing = no filter.
+ * (the labels too unless `labelsMode` is `all`) and AND across filters. Empty or missing = no filter.
  */
 export const contactQuerySchema = z
   .object({
     search: z.string().max(MAX_SEARCH).optional(),
     labels: z.array(z.string().max(64)).max(MAX_LIST).optional(),
+    /** `all`: only contacts with every label of `labels`; `any` (the default): with at least one of them. */
+    labelsMode: labelsMode.optional(),
     states: z.array(z.string().max(64)).max(MAX_LIST).optional(),
     verified: z.array(verifiedState).max(3).optional(),
     liveMode: z.array(liveModeFilter).max(2).optional(),

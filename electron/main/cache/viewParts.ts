@@ -157,13 +157,17 @@ export function contactParts(query: ContactQuery, omit: keyof ContactQuery | und
   const conditions: string[] = [];
   const T = CONTACT_FILTER_TOKENS;
   if (omit !== 'labels' && query.labels?.length) {
-    if (asTokens) tokens.push(filterTokens(query.labels.flatMap((v) => [T.labelId(v), T.labelTitle(v)])));
-    else {
-      const ids = inList(params, 'label', query.labels);
-      conditions.push(labels === 'mirror'
-        ? `EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = c.id AND cl.label_id IN (SELECT id FROM labels WHERE id IN (${ids}) OR title IN (${ids})))`
-        : `EXISTS (SELECT 1 FROM json_each(c.label_list) j WHERE j.value ->> 'id' IN (${ids}) OR j.value ->> 'title' IN (${ids}))`);
-    }
+    // Any: one set of alternatives; all: one per label, each a label id or title.
+    const groups = query.labelsMode === 'all' ? [...new Set(query.labels)].map((v) => [v]) : [query.labels];
+    groups.forEach((values, g) => {
+      if (asTokens) tokens.push(filterTokens(values.flatMap((v) => [T.labelId(v), T.labelTitle(v)])));
+      else {
+        const ids = inList(params, `label${g}_`, values);
+        conditions.push(labels === 'mirror'
+          ? `EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = c.id AND cl.label_id IN (SELECT id FROM labels WHERE id IN (${ids}) OR title IN (${ids})))`
+          : `EXISTS (SELECT 1 FROM json_each(c.label_list) j WHERE j.value ->> 'id' IN (${ids}) OR j.value ->> 'title' IN (${ids}))`);
+      }
+    });
   }
   if (omit !== 'states' && query.states?.length) {
     if (asTokens) tokens.push(filterTokens(query.states.map(T.state)));

@@ -41,6 +41,8 @@ export interface ListSource<Row, Query, Facets, Filters> {
   check?(filters: Filters): FilterProblem<Filters> | null;
   /** The query's filter fields: what a saved view's settings may set (anything else in them is ignored). */
   filterKeys: readonly (keyof Filters & string)[];
+  /** Filter fields that say how another filter combines (labels: any or all), not filters of their own: never counted as active. */
+  modeKeys?: readonly (keyof Filters & string)[];
 }
 
 /**
@@ -177,7 +179,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** Number of active filters (not counting search). */
   activeFilterCount = $derived(
-    Object.values(this.filters).filter((v) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)).length,
+    Object.entries(this.filters).filter(([k, v]) => !this.source.modeKeys?.includes(k as keyof Filters & string) && v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)).length,
   );
 
   /** Rows selected (with an open-ended selection, counted against the total on screen). */

@@ -1,8 +1,11 @@
 /**
- * The `ids` field of a contact or order query (a selection of the table): windows, counts, export
- * rows and records hold exactly the named records that the rest of the query selects, in the
- * query's own order; the query schemas bound and check the list. Against a real cache synced from
- * the sample API over loopback.
+ * What the tables ask of the cache beyond the plain filters, against a real cache synced from the
+ * sample API over loopback:
+ * - `ids` (a selection of the table): windows, counts, export rows and records hold exactly the
+ *   named records that the rest of the query selects, in the query's own order; the query schemas
+ *   bound and check the list;
+ * - `labelsMode`: the label filter's labels combined with any or all, with and without a search
+ *   (filter tokens in the search index or row conditions), and the label facet's counts in each mode.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +16,7 @@ import { MAX_QUERY_IDS, contactQuerySchema, orderQuerySchema, type ContactQuery,
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { openExportRows, type ExportSelection } from '../../electron/main/cache/exportRows.ts';
-import { countContacts, countOrders, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
+import { contactFacets, countContacts, countOrders, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { readRecords } from '../../electron/main/cache/records.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
@@ -126,5 +129,73 @@ describe('a query limited to ids', () => {
     const ms = performance.now() - t0;
     expect(page.total).toEqual({ count: all.length, exact: true });
     expect(ms).toBeLessThan(3000);
+  });
+});
+
+describe('labels combined with any or all', () => {
+  /** Each contact's label ids and titles, from the link table. */
+  function labelsById(): Map<string, Set<string>> {
+    const rows = db.prepare('SELECT cl.contact_id AS id, l.id AS lid, l.title AS title FROM contact_labels cl JOIN labels l ON l.id = cl.label_id').all() as { id: string; lid: string; title: string }[];
+    const out = new Map<string, Set<string>>();
+    for (const r of rows) {
+      const set = out.get(r.id) ?? new Set<string>();
+      set.add(r.lid).add(r.title);
+      out.set(r.id, set);
+    }
+    return out;
+  }
+  const everyId = (q: ContactQuery) => exportRows({ kind: 'contacts', query: q, columns: ['id'] }).map((r) => String(r[0]));
+
+  it('all: only the contacts with every label (by id or title); any: with one of them; with and without a search', () => {
+    const byContact = labelsById();
+    // Three labels that one contact has together.
+    const owner = db.prepare('SELECT contact_id FROM contact_labels GROUP BY contact_id HAVING count(*) >= 3 LIMIT 1').pluck().get() as string;
+    const common = db.prepare('SELECT l.id, l.title FROM contact_labels cl JOIN labels l ON l.id = cl.label_id WHERE cl.contact_id = ? LIMIT 3').all(owner) as { id: string; title: string }[];
+    expect(common).toHaveLength(3);
+    const [a, b, c] = common as [{ id: string; title: string }, { id: string; title: string }, { id: string; title: string }];
+    for (const labels of [[a.id, b.id], [a.title, b.id], [a.id, b.id, c.title]]) {
+      // A search the owner matches (its name's first letter).
+      const initial = (db.prepare('SELECT full_name FROM contacts WHERE id = ?').pluck().get(owner) as string).slice(0, 1);
+      for (const search of [undefined, initial]) {
+        const base: ContactQuery = search ? { search } : {};
+        const inBase = new Set(everyId(base));
+        const want = (mode: 'any' | 'all') =>
+          everyId({}).filter((id) => inBase.has(id) && (mode === 'all' ? labels.every((l) => byContact.get(id)?.has(l)) : labels.some((l) => byContact.get(id)?.has(l))));
+        const all = everyId({ ...base, labels, labelsMode: 'all' });
+        const any = everyId({ ...base, labels, labelsMode: 'any' });
+        expect(all, `all ${labels.join('+')} ${search ?? ''}`).toEqual(want('all'));
+        expect(any).toEqual(want('any'));
+        expect(everyId({ ...base, labels })).toEqual(any);
+        expect(all.length).toBeGreaterThan(0);
+        expect(all.length).toBeLessThan(any.length);
+        expect(countContacts(db, { ...base, labels, labelsMode: 'all' })).toEqual({ count: all.length, exact: true });
+        expect(queryContacts(db, { ...base, labels, labelsMode: 'all' }, { offset: 0, limit: 50 }).rows.map((r) => r.id)).toEqual(all.slice(0, 50));
+      }
+    }
+  });
+
+  it('the label facet counts what ticking an option would give: any adds to the view, all narrows it', () => {
+    const [a, b] = db.prepare('SELECT label_id FROM contact_labels GROUP BY label_id ORDER BY count(*) DESC LIMIT 2').pluck().all() as string[];
+    const states = ['Ohio', 'Texas', 'California', 'New York', 'Florida'];
+    for (const mode of ['any', 'all'] as const) {
+      const q: ContactQuery = { labels: [a!], labelsMode: mode, states };
+      const facet = contactFacets(db, q).labels;
+      const option = (id: string) => facet.find((o) => o.value === id)?.count ?? 0;
+      // Ticking b: the view with both labels in this mode.
+      const both = countContacts(db, { ...q, labels: [a!, b!] }).count;
+      if (mode === 'all') {
+        expect(option(b!)).toBe(both);
+        expect(option(a!)).toBe(countContacts(db, q).count);
+      } else {
+        expect(option(b!)).toBe(countContacts(db, { states, labels: [b!] }).count);
+        expect(option(a!)).toBe(countContacts(db, q).count);
+      }
+    }
+  });
+
+  it('the query schema takes any or all and nothing else', () => {
+    expect(contactQuerySchema.safeParse({ labels: ['1'], labelsMode: 'all' }).success).toBe(true);
+    expect(contactQuerySchema.safeParse({ labels: ['1'], labelsMode: 'some' }).success).toBe(false);
+    expect(orderQuerySchema.safeParse({ labelsMode: 'all' }).success).toBe(false);
   });
 });
