@@ -5,7 +5,8 @@
  *   named records that the rest of the query selects, in the query's own order; the query schemas
  *   bound and check the list;
  * - `labelsMode`: the label filter's labels combined with any or all, with and without a search
- *   (filter tokens in the search index or row conditions), and the label facet's counts in each mode.
+ *   (filter tokens in the search index or row conditions), and the label facet's counts in each mode;
+ * - text sorts in the locale's order (Intl.Collator), empty values last.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_QUERY_IDS, contactQuerySchema, orderQuerySchema, type ContactQuery, type OrderQuery } from '../../shared/query.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
+import { localeKey } from '../../electron/main/cache/collation.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { openExportRows, type ExportSelection } from '../../electron/main/cache/exportRows.ts';
 import { contactFacets, countContacts, countOrders, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
@@ -29,6 +31,11 @@ let api: SampleApi;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ld-selection-'));
   api = await startSampleApi({ contacts: 2000, orders: 500, seed: 11 });
+  const some = [...api.dataset.contactIds()];
+  api.dataset.updateContact(some[5] as string, { firstName: 'Łukasz', lastName: 'Nowak', fullName: 'Łukasz Nowak' });
+  api.dataset.updateContact(some[6] as string, { firstName: 'Zachary', lastName: 'Adams', fullName: 'Zachary Adams' });
+  api.dataset.updateContact(some[7] as string, { firstName: 'élodie', lastName: 'Ábrahám', fullName: 'élodie Ábrahám' });
+  api.dataset.updateContact(some[8] as string, { firstName: '', lastName: '', fullName: '', companyName: '' });
   db = openCache(join(dir, 'cache.sqlite'));
   const source = createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN } });
   const runs = await runSync(db, source, { resources: ['contacts', 'orders'], pageSize: 1000 });
@@ -197,5 +204,35 @@ describe('labels combined with any or all', () => {
     expect(contactQuerySchema.safeParse({ labels: ['1'], labelsMode: 'all' }).success).toBe(true);
     expect(contactQuerySchema.safeParse({ labels: ['1'], labelsMode: 'some' }).success).toBe(false);
     expect(orderQuerySchema.safeParse({ labelsMode: 'all' }).success).toBe(false);
+  });
+});
+
+describe('text in the locale\'s order', () => {
+  const collator = new Intl.Collator();
+  const byId = (a: { id: string }, b: { id: string }) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+  it('names and companies sort as Intl.Collator sorts them, empty values last; descending is the exact reverse', () => {
+    for (const [column, field] of [['name', 'full_name'], ['company', 'company_name'], ['city', 'city']] as const) {
+      const rows = db.prepare(`SELECT id, ${field} AS v FROM contacts`).all() as { id: string; v: string | null }[];
+      const filled = rows.filter((r) => r.v).sort((a, b) => collator.compare(a.v!, b.v!) || byId(a, b));
+      const empty = rows.filter((r) => !r.v).sort(byId);
+      const want = [...filled, ...empty].map((r) => r.id);
+      const asc = exportRows({ kind: 'contacts', query: { sort: { column, direction: 'asc' } }, columns: ['id'] }).map((r) => String(r[0]));
+      expect(asc, column).toEqual(want);
+      const page = queryContacts(db, { sort: { column, direction: 'desc' } }, { offset: 0, limit: 20 }).rows.map((r) => r.id);
+      expect(page).toEqual([...want].reverse().slice(0, 20));
+    }
+    const names = exportRows({ kind: 'contacts', query: { sort: { column: 'name', direction: 'asc' } }, columns: ['fullName'] }).map((r) => String(r[0]));
+    expect(names.indexOf('Łukasz Nowak')).toBeLessThan(names.indexOf('Zachary Adams'));
+    expect(names.indexOf('élodie Ábrahám')).toBeLessThan(names.indexOf('Zachary Adams'));
+    expect(names.at(-1)).toBe('');
+  });
+
+  it('keys order texts as the collator does at its three strengths', () => {
+    const words = ['Zachary', 'Łukasz', 'lukas', 'Lukas', 'Émile', 'emile', 'Emily', 'Ångström', 'Zoë', 'zoe', 'Mary Ann', 'Maryann', "O'Brien", 'Obama', 'Øyvind', 'Oz', '123', 'abc', 'Ωmega', 'Ärger', 'Azure', 'a'];
+    const byKey = [...words].sort((a, b) => Buffer.compare(Buffer.from(localeKey(a)), Buffer.from(localeKey(b))));
+    expect(byKey).toEqual([...words].sort(collator.compare));
+    // Outside the Basic Multilingual Plane: after it, by code point (an approximation).
+    expect(Buffer.compare(Buffer.from(localeKey('𝒜lpha')), Buffer.from(localeKey('日本')))).toBe(1);
   });
 });

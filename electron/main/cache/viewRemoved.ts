@@ -29,10 +29,29 @@ function qualify(expr: string, alias: string): string {
   return expr.replace(/\b([a-z_][a-z0-9_]*)\b(?!\s*\()/g, `${alias}.$1`);
 }
 
+/** The terms of an ORDER BY list: split at the commas outside parentheses and quotes. */
+function terms(order: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < order.length; i++) {
+    const ch = order[i];
+    if (ch === "'") quoted = !quoted;
+    else if (!quoted && ch === '(') depth++;
+    else if (!quoted && ch === ')') depth--;
+    else if (!quoted && depth === 0 && ch === ',') {
+      out.push(order.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(order.slice(start).trim());
+  return out;
+}
+
 /** The exact reverse of an ORDER BY list: each term's direction flipped. */
-function reverse(order: string): string {
-  return order
-    .split(', ')
+export function reverse(order: string): string {
+  return terms(order)
     .map((term) => (term.endsWith(' DESC') ? term.slice(0, -5) : `${term} DESC`))
     .join(', ');
 }
