@@ -12,10 +12,12 @@ const isoDate = z.iso.date(); // YYYY-MM-DD, interpreted in UTC
 const isoInstant = z.iso.datetime(); // YYYY-MM-DDTHH:MM:SS(.sss)Z
 
 export const sortDirection = z.enum(['asc', 'desc']);
+/** Most sort keys after the first (`thenBy`): three keys in all. */
+export const MAX_THEN_BY = 2;
 export type SortDirection = z.infer<typeof sortDirection>;
 
-/** Columns a contact view can sort by. `relevance` only applies with a search. */
-export const CONTACT_SORT_COLUMNS = ['name', 'company', 'email', 'phone', 'city', 'state', 'zip', 'labels', 'verified', 'createdAt'] as const;
+/** Columns a contact view can sort by. `lastName`: the person's name by last name, then first name. */
+export const CONTACT_SORT_COLUMNS = ['name', 'lastName', 'company', 'email', 'phone', 'city', 'state', 'zip', 'labels', 'verified', 'createdAt'] as const;
 export const contactSortColumn = z.enum(CONTACT_SORT_COLUMNS);
 export type ContactSortColumn = z.infer<typeof contactSortColumn>;
 
@@ -95,6 +97,8 @@ export const contactQuerySchema = z
     /** Only the contacts with these ids (a selection), in the query's order. */
     ids: idsFilter,
     sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
+    /** Further sort keys, applied in turn among rows that `sort` (and the keys before) leave equal. */
+    thenBy: z.array(z.object({ column: contactSortColumn, direction: sortDirection }).strict()).max(MAX_THEN_BY).optional(),
     /**
      * A saved view (shared/views.ts) whose members the query is limited to: the mirrored records
      * whose ids its service query returned, and the records it returned that the mirror does not
@@ -139,6 +143,8 @@ export const orderQuerySchema = z
     /** Only the orders with these ids (a selection), in the query's order. */
     ids: idsFilter,
     sort: z.object({ column: orderSortColumn, direction: sortDirection }).strict().optional(),
+    /** Further sort keys (see {@link contactQuerySchema}). */
+    thenBy: z.array(z.object({ column: orderSortColumn, direction: sortDirection }).strict()).max(MAX_THEN_BY).optional(),
     /** A saved view whose members the query is limited to (see {@link contactQuerySchema}). */
     view: viewIdSchema.optional(),
   })

@@ -109,6 +109,7 @@ describe('windows, sorts, filters, facets', () => {
     // The mirror's own ordering expressions (positions.ts: text in locale order, empty last),
     // evaluated row by row here; the positions are built from ranks of distinct values instead.
     const refOrder = (column: string): string => {
+      if (column === 'lastName') return "(coalesce(last_name, '') = ''), locale_key(last_name), locale_key(first_name), length(id), id";
       const pos = CONTACT_SORT[column] as string;
       return pos === 'rowid' ? 'created_at, length(id), id' : `${CONTACT_POSITIONS[pos]}, length(id), id`;
     };

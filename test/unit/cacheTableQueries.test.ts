@@ -236,3 +236,63 @@ describe('text in the locale\'s order', () => {
     expect(Buffer.compare(Buffer.from(localeKey('𝒜lpha')), Buffer.from(localeKey('日本')))).toBe(1);
   });
 });
+
+describe('sorts by several keys and by last name', () => {
+  const collator = new Intl.Collator();
+  /** Text order of the positions: empty values after the others, else the collator's. */
+  const text = (a: string | null, b: string | null) => (!a ? (!b ? 0 : 1) : !b ? -1 : collator.compare(a, b));
+  const all = (q: ContactQuery) => exportRows({ kind: 'contacts', query: q, columns: ['id'] }).map((r) => String(r[0]));
+
+  it('state ascending, then name descending: windows anywhere, filtered or searched, equal the export of the same query and the reference', () => {
+    const q: ContactQuery = { sort: { column: 'state', direction: 'asc' }, thenBy: [{ column: 'name', direction: 'desc' }] };
+    const rows = db.prepare('SELECT id, state, full_name AS name, pos_state, pos_name FROM contacts').all() as { id: string; state: string | null; name: string | null; pos_state: number; pos_name: number }[];
+    const group = new Map<string, number>();
+    for (const r of rows) group.set(r.state ?? '', Math.min(group.get(r.state ?? '') ?? Infinity, r.pos_state));
+    const want = [...rows].sort((a, b) => group.get(a.state ?? '')! - group.get(b.state ?? '')! || b.pos_name - a.pos_name);
+    // Semantics: states in locale order, and within one state names in reverse locale order.
+    for (let i = 1; i < want.length; i++) {
+      const [a, b] = [want[i - 1]!, want[i]!];
+      expect(text(a.state, b.state)).toBeLessThanOrEqual(0);
+      if (a.state === b.state) expect(text(a.name, b.name)).toBeGreaterThanOrEqual(0);
+    }
+    const ids = want.map((r) => r.id);
+    expect(all(q)).toEqual(ids);
+    for (const offset of [0, 777, 1990]) expect(queryContacts(db, q, { offset, limit: 50 }).rows.map((r) => r.id)).toEqual(ids.slice(offset, offset + 50));
+    expect(queryContacts(db, q, { offset: 0, limit: 10 }).total).toEqual({ count: 2000, exact: true });
+    for (const narrowed of [{ ...q, verified: ['yes'] }, { ...q, search: 'a' }] as ContactQuery[]) {
+      const expected = all(narrowed);
+      const inView = new Set(expected);
+      expect(expected).toEqual(ids.filter((id) => inView.has(id)));
+      expect(queryContacts(db, narrowed, { offset: 3, limit: 40 }).rows.map((r) => r.id)).toEqual(expected.slice(3, 43));
+    }
+  });
+
+  it('by last name, then first name, in locale order with empty last names last; descending is the reverse', () => {
+    const rows = db.prepare('SELECT id, first_name AS f, last_name AS l FROM contacts').all() as { id: string; f: string | null; l: string | null }[];
+    const want = [...rows].sort((a, b) => text(a.l, b.l) || (a.l && b.l ? text(a.f, b.f) : 0) || a.id.length - b.id.length || (a.id < b.id ? -1 : 1)).map((r) => r.id);
+    const asc = all({ sort: { column: 'lastName', direction: 'asc' } });
+    const names = new Map(rows.map((r) => [r.id, r]));
+    for (let i = 1; i < asc.length; i++) {
+      const [a, b] = [names.get(asc[i - 1]!)!, names.get(asc[i]!)!];
+      expect(text(a.l, b.l), `${a.l} / ${b.l}`).toBeLessThanOrEqual(0);
+    }
+    expect(asc.length).toBe(want.length);
+    expect(names.get(asc.at(-1)!)!.l).toBe('');
+    const page = queryContacts(db, { sort: { column: 'lastName', direction: 'desc' } }, { offset: 100, limit: 30 }).rows.map((r) => r.id);
+    expect(page).toEqual([...asc].reverse().slice(100, 130));
+    // Ábrahám sorts with the A's, among the first last names.
+    expect(asc.indexOf(rows.find((r) => r.l === 'Ábrahám')!.id)).toBeLessThan(asc.indexOf(rows.find((r) => r.l === 'Nowak')!.id));
+  });
+
+  it('orders: status, then campaign, then delivery date; the recipients export follows the same order', () => {
+    const q: OrderQuery = { sort: { column: 'status', direction: 'desc' }, thenBy: [{ column: 'campaign', direction: 'asc' }, { column: 'deliveryDate', direction: 'desc' }] };
+    const rows = db.prepare('SELECT id, status, campaign_name AS c, pos_campaign, pos_delivery_date FROM orders').all() as { id: string; status: number; c: string; pos_campaign: number; pos_delivery_date: number }[];
+    const group = new Map<string, number>();
+    for (const r of rows) group.set(r.c, Math.min(group.get(r.c) ?? Infinity, r.pos_campaign));
+    const want = [...rows].sort((a, b) => b.status - a.status || group.get(a.c)! - group.get(b.c)! || b.pos_delivery_date - a.pos_delivery_date).map((r) => r.id);
+    expect(orderIds(q)).toEqual(want);
+    expect(queryOrders(db, q, { offset: 250, limit: 25 }).rows.map((r) => r.id)).toEqual(want.slice(250, 275));
+    const recipients = [...new Set(exportRows({ kind: 'recipients', query: q, columns: ['orderId'] }).map((r) => String(r[0])))];
+    expect(recipients).toEqual(want.filter((id) => recipients.includes(id)));
+  });
+});

@@ -14,7 +14,7 @@ function text(column: string, empty = "''"): string {
 
 /** Ties by id, shorter (numerically smaller digit strings) first. */
 export const TIE = 'length(id), id';
-const TIE_DESC = 'length(id) DESC, id DESC';
+export const TIE_DESC = 'length(id) DESC, id DESC';
 
 /** Sort position column → ordering expression (ascending; descending is the exact reverse). */
 export const CONTACT_POSITIONS: Record<string, string> = {
