@@ -121,6 +121,7 @@ test('rows are selected, copied and acted on as in a spreadsheet', async ({ app 
     'Show orders',
     `Filter by State: ${rows[6]!.state}`,
     /Export selection/,
+    'Save view…',
   ]);
   await expectAccessible(page, 'contacts with the context menu');
   await app.screenshot('tables-context-menu');

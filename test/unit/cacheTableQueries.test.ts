@@ -296,3 +296,19 @@ describe('sorts by several keys and by last name', () => {
     expect(recipients).toEqual(want.filter((id) => recipients.includes(id)));
   });
 });
+
+describe('a sort by several keys after the next sync', () => {
+  it('windows follow the new snapshot, not the order materialized for the previous one', async () => {
+    const q: ContactQuery = { sort: { column: 'state', direction: 'asc' }, thenBy: [{ column: 'lastName', direction: 'asc' }] };
+    const before = queryContacts(db, q, { offset: 0, limit: 1000 }).rows.map((r) => r.id);
+    const first = before[0]!;
+    // The first row moves to the end: no state.
+    api.dataset.updateContact(first, { state: '' });
+    const source = createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN } });
+    expect((await runSync(db, source, { resources: ['contacts'], pageSize: 1000 })).map((r) => r.outcome)).toEqual(['succeeded']);
+    const all = exportRows({ kind: 'contacts', query: q, columns: ['id'] }).map((r) => String(r[0]));
+    expect(all[0]).not.toBe(first);
+    expect(queryContacts(db, q, { offset: 0, limit: 1000 }).rows.map((r) => r.id)).toEqual(all.slice(0, 1000));
+    expect(queryContacts(db, q, { offset: 1000, limit: 1000 }).rows.map((r) => r.id)).toEqual(all.slice(1000));
+  });
+});

@@ -124,6 +124,33 @@ export function localeKey(text: string, locale: string = sortLocale()): Buffer {
   return out.subarray(0, o);
 }
 
+const LOCALE_KEY_CALL = new RegExp(`\\b${LOCALE_KEY_FUNCTION}\\((?:(\\w+)\\.)?(\\w+)\\)`, 'g');
+
+/**
+ * `exprs` with each locale key of a column of `table` (`locale_key(col)`, `locale_key(alias.col)`)
+ * replaced by the rank of the column's value among the table's values in the same order: one key
+ * per distinct value (a state, a city, a last name repeat across many rows) instead of one per row,
+ * and the ranks looked up inside SQLite. `rank()` gives values with equal keys equal ranks, so the
+ * order is exactly the expression's. The ranks are temporary tables of the connection: drop them
+ * with {@link dropLocaleRanks} once the expressions have been used.
+ */
+export function withLocaleRanks(db: Database.Database, table: string, exprs: readonly string[]): string[] {
+  const columns = new Set<string>();
+  for (const expr of exprs) for (const m of expr.matchAll(LOCALE_KEY_CALL)) columns.add(m[2] as string);
+  for (const c of columns) {
+    db.exec(`DROP TABLE IF EXISTS temp.locale_rank_${c}`);
+    db.exec(`CREATE TEMP TABLE locale_rank_${c} (lr_value TEXT PRIMARY KEY, lr_rank INTEGER NOT NULL) WITHOUT ROWID`);
+    db.exec(`INSERT INTO temp.locale_rank_${c} SELECT v, rank() OVER (ORDER BY ${LOCALE_KEY_FUNCTION}(v)) FROM (SELECT DISTINCT ${c} AS v FROM ${table} WHERE ${c} IS NOT NULL)`);
+  }
+  return exprs.map((expr) => expr.replace(LOCALE_KEY_CALL, (_m, alias: string | undefined, c: string) => `(SELECT lr_rank FROM temp.locale_rank_${c} WHERE lr_value = ${alias ? `${alias}.` : ''}${c})`));
+}
+
+/** Drops the rank tables of {@link withLocaleRanks}. */
+export function dropLocaleRanks(db: Database.Database): void {
+  const tables = db.prepare("SELECT name FROM temp.sqlite_master WHERE type = 'table' AND name LIKE 'locale_rank_%'").pluck().all() as string[];
+  for (const t of tables) db.exec(`DROP TABLE temp.${t}`);
+}
+
 /**
  * Registers `locale_key(text)` on a connection: the sort key of {@link localeKey} in the
  * process's locale, NULL for NULL, the text of a number or a BLOB's bytes for those.

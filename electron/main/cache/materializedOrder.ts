@@ -7,6 +7,7 @@
  * A connection keeps the few most recent orders.
  */
 import type Database from 'better-sqlite3';
+import { dropLocaleRanks, withLocaleRanks } from './collation.ts';
 
 /** Orders kept per connection. */
 const KEPT = 2;
@@ -33,7 +34,14 @@ export function materializedOrder(db: Database.Database, table: string, alias: s
   if (hit) return hit.table;
   const name = `temp.sort_order_${++counter}`;
   db.exec(`CREATE TABLE ${name} (pos INTEGER PRIMARY KEY, row INTEGER NOT NULL)`);
-  db.exec(`INSERT INTO ${name} (row) SELECT ${alias}.rowid FROM ${table} ${alias} ORDER BY ${orderBy}`);
+  try {
+    const [ranked] = withLocaleRanks(db, table, [orderBy]);
+    db.exec(`INSERT INTO ${name} (row) SELECT ${alias}.rowid FROM ${table} ${alias} ORDER BY ${ranked}`);
+  } finally {
+    dropLocaleRanks(db);
+  }
+  // A search's matches find their places through it.
+  db.exec(`CREATE INDEX ${name}_row ON ${name.slice('temp.'.length)} (row)`);
   list.unshift({ key, table: name });
   for (const old of list.splice(KEPT)) db.exec(`DROP TABLE IF EXISTS ${old.table}`);
   return name;

@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
-import { LOCALE_KEY_FUNCTION } from './collation.ts';
+import { dropLocaleRanks, withLocaleRanks } from './collation.ts';
 import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
@@ -60,29 +60,11 @@ export function dropLeftovers(db: Database.Database, resource: Resource): void {
   }
 }
 
-const LOCALE_KEY_CALL = new RegExp(`\\b${LOCALE_KEY_FUNCTION}\\((\\w+)\\)`, 'g');
-
-/**
- * The position expressions of a build, each locale key of a column (`locale_key(col)`) replaced by
- * the rank of the column's value among the staged values in the same order: one key per distinct
- * value (a state, a city, a label set repeat across many rows) instead of one per row, and the
- * ranks looked up inside SQLite. `rank()` gives values with equal keys equal ranks, so the order
- * is exactly the expression's. Drop the temp tables with {@link dropLocaleRanks}.
- */
-function withLocaleRanks(db: Database.Database, stage: string, positions: Record<string, string>): Record<string, string> {
-  const columns = new Set<string>();
-  for (const expr of Object.values(positions)) for (const m of expr.matchAll(LOCALE_KEY_CALL)) columns.add(m[1] as string);
-  for (const c of columns) {
-    db.exec(`DROP TABLE IF EXISTS temp.locale_rank_${c}`);
-    db.exec(`CREATE TEMP TABLE locale_rank_${c} (lr_value TEXT PRIMARY KEY, lr_rank INTEGER NOT NULL) WITHOUT ROWID`);
-    db.exec(`INSERT INTO temp.locale_rank_${c} SELECT v, rank() OVER (ORDER BY ${LOCALE_KEY_FUNCTION}(v)) FROM (SELECT DISTINCT ${c} AS v FROM ${stage} WHERE ${c} IS NOT NULL)`);
-  }
-  return Object.fromEntries(Object.entries(positions).map(([k, expr]) => [k, expr.replace(LOCALE_KEY_CALL, (_m, c: string) => `(SELECT lr_rank FROM temp.locale_rank_${c} WHERE lr_value = ${c})`)]));
-}
-
-function dropLocaleRanks(db: Database.Database): void {
-  const tables = db.prepare("SELECT name FROM temp.sqlite_master WHERE type = 'table' AND name LIKE 'locale_rank_%'").pluck().all() as string[];
-  for (const t of tables) db.exec(`DROP TABLE temp.${t}`);
+/** The position expressions with their locale keys read from ranks of the staged values (collation.ts). */
+function rankedPositions(db: Database.Database, stage: string, positions: Record<string, string>): Record<string, string> {
+  const keys = Object.keys(positions);
+  const exprs = withLocaleRanks(db, stage, keys.map((k) => positions[k] as string));
+  return Object.fromEntries(keys.map((k, i) => [k, exprs[i] as string]));
 }
 
 function positionsSelect(positions: Record<string, string>): { names: string; exprs: string } {
@@ -178,7 +160,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
   if (resource === 'contacts') {
     const cols = CONTACT_STAGE_COLUMNS.join(', ');
-    const pos = positionsSelect(withLocaleRanks(db, 'stage_contacts', CONTACT_POSITIONS));
+    const pos = positionsSelect(rankedPositions(db, 'stage_contacts', CONTACT_POSITIONS));
     insertWithPositions(db, 'stage_contacts', 'contacts_next', cols, CONTACT_DEFAULT_ORDER, pos);
     dropLocaleRanks(db);
     db.exec(`INSERT INTO labels_next (id, title)
@@ -190,7 +172,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
       SELECT c.rowid, ${contactFtsValuesSql('c', contactFilterTokensSql('c', 'contact_labels_next', 'labels_next'))} FROM contacts_next c`));
   } else {
     const cols = ORDER_STAGE_COLUMNS.join(', ');
-    const pos = positionsSelect(withLocaleRanks(db, 'stage_orders', ORDER_POSITIONS));
+    const pos = positionsSelect(rankedPositions(db, 'stage_orders', ORDER_POSITIONS));
     insertWithPositions(db, 'stage_orders', 'orders_next', cols, ORDER_DEFAULT_ORDER, pos);
     dropLocaleRanks(db);
     const rcols = RECIPIENT_COLUMNS.join(', ');

@@ -53,7 +53,13 @@ function windowRows(db: Database.Database, kind: 'contacts' | 'orders', fullView
   const columns = kind === 'contacts' ? CONTACT_ROW_COLUMNS : ORDER_ROW_COLUMNS;
   const sort = query.sort;
   let view = fullView;
-  if (!isSimpleSort(query) && view.from === `${table} ${alias}`) {
+  const searched = `${table}_fts JOIN ${table} ${alias} ON ${alias}.rowid = ${table}_fts.rowid`;
+  if (!isSimpleSort(query) && view.from === searched) {
+    // A search of the mirror under several sort keys: its matches sorted by their places in the
+    // mirror's order under this sort (materialized once per snapshot), an integer each.
+    const order = materializedOrder(db, table, alias, view.orderBy);
+    view = { ...view, from: `${view.from} JOIN ${order} x ON x.row = ${alias}.rowid`, orderBy: 'x.pos' };
+  } else if (!isSimpleSort(query) && view.from === `${table} ${alias}`) {
     // Several sort keys over the mirror's rows (filtered by row conditions or not): walk the
     // mirror's order under this sort, materialized once per snapshot, as a position.
     const order = materializedOrder(db, table, alias, view.orderBy);
