@@ -14,6 +14,7 @@ import type { Result } from './errors.ts';
 import {
   contactQuerySchema,
   orderQuerySchema,
+  recordIdSchema,
   windowSchema,
   type ContactFacets,
   type ContactRow,
@@ -402,8 +403,7 @@ const byProfile = z.object({ profileId }).strict();
  * its id (any text without control characters; `no-id-p<page>-r<row>` for one without a usable
  * id), so that such a record opens too. Only ever bound as a value, never part of SQL.
  */
-// eslint-disable-next-line no-control-regex
-const recordId = z.string().min(1).max(1024).regex(/^[^\u0000-\u001f\u007f]+$/, 'a record id holds no control characters');
+const recordId = recordIdSchema;
 /** A template's or campaign's id ('' = the orders that carry none). */
 const summaryId = z.string().max(128);
 

@@ -12,16 +12,22 @@ const isoDate = z.iso.date(); // YYYY-MM-DD, interpreted in UTC
 const isoInstant = z.iso.datetime(); // YYYY-MM-DDTHH:MM:SS(.sss)Z
 
 export const sortDirection = z.enum(['asc', 'desc']);
+/** Most sort keys after the first (`thenBy`): three keys in all. */
+export const MAX_THEN_BY = 2;
 export type SortDirection = z.infer<typeof sortDirection>;
 
-/** Columns a contact view can sort by. `relevance` only applies with a search. */
-export const CONTACT_SORT_COLUMNS = ['name', 'company', 'email', 'phone', 'city', 'state', 'zip', 'labels', 'verified', 'createdAt'] as const;
+/** Columns a contact view can sort by. `lastName`: the person's name by last name, then first name. */
+export const CONTACT_SORT_COLUMNS = ['name', 'lastName', 'company', 'email', 'phone', 'city', 'state', 'zip', 'labels', 'verified', 'createdAt'] as const;
 export const contactSortColumn = z.enum(CONTACT_SORT_COLUMNS);
 export type ContactSortColumn = z.infer<typeof contactSortColumn>;
 
 /** Verified filter: §2.2 `isVerified` is true, false or null ("unknown"). */
 export const verifiedState = z.enum(['yes', 'no', 'unknown']);
 export type VerifiedState = z.infer<typeof verifiedState>;
+
+/** How the label filter's labels combine: a contact with any of them, or with all of them. */
+export const labelsMode = z.enum(['any', 'all']);
+export type LabelsMode = z.infer<typeof labelsMode>;
 
 /** Live-mode filter (§9: records carry `isLiveMode`). */
 export const liveModeFilter = z.enum(['live', 'test']);
@@ -42,13 +48,33 @@ const changedFilter = z.array(recordChange).max(3).optional();
 const invalidOnlyFilter = z.boolean().optional();
 
 /**
+ * Most record ids a query's `ids` may name: a partial selection of the table (exports, copies).
+ * A selection of every matching row is sent as the query itself, never as a list of ids.
+ */
+export const MAX_QUERY_IDS = 100_000;
+/**
+ * A record's id as the cache keys it: digits (§2), or whatever a record kept as invalid carried as
+ * its id (any text without control characters), so that such a record can be named too. Only ever
+ * bound as a value, never part of SQL.
+ */
+// eslint-disable-next-line no-control-regex
+export const recordIdSchema = z.string().min(1).max(1024).regex(/^[^\u0000-\u001f\u007f]+$/, 'a record id holds no control characters');
+/**
+ * Only the records with these ids (what a person selected in the table), still in the query's own
+ * order and under its other filters. At least one id; a list of ids is not a filter that can be empty.
+ */
+const idsFilter = z.array(recordIdSchema).min(1).max(MAX_QUERY_IDS).optional();
+
+/**
  * A contact view: free-text search plus filters plus sort. Every list filter is OR within itself
- * and AND across filters. Empty or missing = no filter.
+ * (the labels too unless `labelsMode` is `all`) and AND across filters. Empty or missing = no filter.
  */
 export const contactQuerySchema = z
   .object({
     search: z.string().max(MAX_SEARCH).optional(),
     labels: z.array(z.string().max(64)).max(MAX_LIST).optional(),
+    /** `all`: only contacts with every label of `labels`; `any` (the default): with at least one of them. */
+    labelsMode: labelsMode.optional(),
     states: z.array(z.string().max(64)).max(MAX_LIST).optional(),
     verified: z.array(verifiedState).max(3).optional(),
     liveMode: z.array(liveModeFilter).max(2).optional(),
@@ -68,7 +94,11 @@ export const contactQuerySchema = z
     changed: changedFilter,
     /** Only contacts kept as invalid (`invalidReason` set). */
     invalidOnly: invalidOnlyFilter,
+    /** Only the contacts with these ids (a selection), in the query's order. */
+    ids: idsFilter,
     sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
+    /** Further sort keys, applied in turn among rows that `sort` (and the keys before) leave equal. */
+    thenBy: z.array(z.object({ column: contactSortColumn, direction: sortDirection }).strict()).max(MAX_THEN_BY).optional(),
     /**
      * A saved view (shared/views.ts) whose members the query is limited to: the mirrored records
      * whose ids its service query returned, and the records it returned that the mirror does not
@@ -110,7 +140,11 @@ export const orderQuerySchema = z
     changed: changedFilter,
     /** Only orders kept as invalid (`invalidReason` set). */
     invalidOnly: invalidOnlyFilter,
+    /** Only the orders with these ids (a selection), in the query's order. */
+    ids: idsFilter,
     sort: z.object({ column: orderSortColumn, direction: sortDirection }).strict().optional(),
+    /** Further sort keys (see {@link contactQuerySchema}). */
+    thenBy: z.array(z.object({ column: orderSortColumn, direction: sortDirection }).strict()).max(MAX_THEN_BY).optional(),
     /** A saved view whose members the query is limited to (see {@link contactQuerySchema}). */
     view: viewIdSchema.optional(),
   })

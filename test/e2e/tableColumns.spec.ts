@@ -3,11 +3,16 @@
  * shows and moves columns and resets the layout; headers are dragged to reorder; the resize
  * handles work with the mouse, a double-click (fit to content) and the keyboard (announced); the
  * layout is remembered across a restart; the first column stays in view while scrolling sideways;
- * default widths fit the usual content. Screenshot of the column menu in both themes.
+ * default widths fit the usual content. Shift+click adds sort keys, numbered in the headers; the
+ * name column sorts by last name from the column menu. Screenshots of the column menu and of a
+ * three-column sort in both themes.
  */
 import type { Locator } from '@playwright/test';
+import { createHandlers } from '../../electron/main/handlers.ts';
+import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
+import type { ContactRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';
-import { expectAccessible, grid, headerTitles, rowAt, syncSample } from './tableSpecs.ts';
+import { cellOf, expectAccessible, grid, headerTitles, rowAt, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 600, sampleOrders: 100 });
 
@@ -158,4 +163,64 @@ test('columns are shown, hidden, moved, resized and fitted, and remembered', asy
   await expect(rowAt(orders, 0).locator('.skeleton')).toHaveCount(0);
   expect(await headerTitles(orders)).toEqual(['Order ID', 'Campaign', 'Product', 'Template', 'Status', 'Recipients', 'Delivered', 'Live mode', 'Schedule type', 'Delivery date']);
   expect(await clippedCells(orders, 'delivered')).toEqual([]);
+});
+
+test('Shift+click sorts by several columns, numbered in the headers; a name sorts by last name too', async ({ app }) => {
+  const { page } = app;
+  await syncSample(app);
+  const table = grid(page, 'Contacts');
+  const handlers = createHandlers(app.core);
+  const emailsOf = async (query: object): Promise<string[]> =>
+    ((await dispatchCall(handlers, 'queryContacts', { query, window: { offset: 0, limit: 15 } })) as { ok: true; value: RowPage<ContactRow> }).value.rows.map((r) => r.email);
+  const shown = async (): Promise<string[]> => {
+    await expect(rowAt(table, 14).locator('.skeleton')).toHaveCount(0);
+    return Promise.all(Array.from({ length: 15 }, async (_, i) => ((await cellOf(rowAt(table, i), 'email').textContent()) ?? '').trim()));
+  };
+  const header = (title: string) => table.getByRole('columnheader', { name: title, exact: true });
+  const order = (title: string) => header(title).locator('.sort-order');
+
+  await header('State').getByRole('button').click();
+  await expect(header('State')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(order('State')).toHaveCount(0);
+  await header('Full name').getByRole('button').click({ modifiers: ['Shift'] });
+  await expect(order('State')).toHaveText('1');
+  await expect(order('Full name')).toHaveText('2');
+  await expect(header('State')).toHaveAttribute('aria-sort', 'ascending');
+  await expect(header('Full name')).toHaveAttribute('aria-sort', 'none');
+  await expect(header('Full name').getByRole('button')).toHaveAccessibleName(/sorted second, ascending/);
+  await expect.poll(shown).toEqual(await emailsOf({ sort: { column: 'state', direction: 'asc' }, thenBy: [{ column: 'name', direction: 'asc' }] }));
+  // Shift+click again: the second key turns descending; a third key joins.
+  await header('Full name').getByRole('button').click({ modifiers: ['Shift'] });
+  await header('Verified').getByRole('button').click({ modifiers: ['Shift'] });
+  await expect(order('Verified')).toHaveText('3');
+  const three = { sort: { column: 'state', direction: 'asc' }, thenBy: [{ column: 'name', direction: 'desc' }, { column: 'verified', direction: 'asc' }] };
+  await expect.poll(shown).toEqual(await emailsOf(three));
+  await expectAccessible(page, 'a table sorted by three columns');
+  // Scrolled to the Verified header: the pinned name, State and Verified all show their numbers.
+  await expect(order('State')).toBeInViewport();
+  await expect(order('Full name')).toBeInViewport();
+  await app.screenshot('tables-multi-sort');
+
+  // The sort is remembered across a restart.
+  await page.reload();
+  await expect(order('Verified')).toHaveText('3');
+  await expect.poll(shown).toEqual(await emailsOf(three));
+
+  // A plain click sorts by that column alone again.
+  await header('Email').getByRole('button').click();
+  await expect(table.locator('.sort-order')).toHaveCount(0);
+  await expect(header('Email')).toHaveAttribute('aria-sort', 'ascending');
+
+  // The column menu sorts a name by last name; the header says so, and its click keeps that order.
+  await header('Full name').click({ button: 'right' });
+  const menu = page.getByTestId('column-menu');
+  await menu.getByRole('button', { name: 'by last name' }).click();
+  await expect(menu.getByRole('button', { name: 'by last name' })).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Escape');
+  await expect(header('Full name')).toContainText('by last name');
+  await expect(header('Full name')).toHaveAttribute('aria-sort', 'ascending');
+  await expect.poll(shown).toEqual(await emailsOf({ sort: { column: 'lastName', direction: 'asc' } }));
+  await header('Full name').getByRole('button').click();
+  await expect(header('Full name')).toHaveAttribute('aria-sort', 'descending');
+  await expect.poll(shown).toEqual(await emailsOf({ sort: { column: 'lastName', direction: 'desc' } }));
 });

@@ -11,7 +11,7 @@ import type { Locator, Page } from '@playwright/test';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactDetail, OrderDetail } from '../../shared/contract.ts';
-import type { ContactRow, RowPage } from '../../shared/query.ts';
+import type { ContactFacets, ContactRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';
 import { expectAccessible, grid, numberIn, rowAt, selectedIndexes, syncSample } from './tableSpecs.ts';
 
@@ -243,4 +243,39 @@ test('filter options keep their place when ticked; a Created range that ends bef
   await expect(problem).toBeHidden();
   await expect(from).toHaveAttribute('aria-invalid', 'false');
   await expect.poll(() => matchCount(page)).toBeLessThan(1200);
+});
+
+test('ticked labels combine with any or all of them', async ({ app }) => {
+  const { page } = app;
+  await syncSample(app);
+  const handlers = createHandlers(app.core);
+  const count = async (query: object) => ((await dispatchCall(handlers, 'countContacts', { query })) as { ok: true; value: { count: number } }).value.count;
+  const facets = (await dispatchCall(handlers, 'contactFacets', { query: {} })) as { ok: true; value: ContactFacets };
+  const a = facets.value.labels[0]!;
+  // A second label some of a's contacts have too (all narrows, any widens).
+  const withA = (await dispatchCall(handlers, 'contactFacets', { query: { labels: [a.value], labelsMode: 'all' } })) as { ok: true; value: ContactFacets };
+  const b = withA.value.labels.find((o) => o.value !== a.value && o.count > 0)!;
+  expect(b).toBeDefined();
+  const any = await count({ labels: [a.value, b.value] });
+  const all = await count({ labels: [a.value, b.value], labelsMode: 'all' });
+  expect(all).toBeLessThan(any);
+
+  const labels = page.getByRole('group', { name: 'Labels' });
+  const mode = labels.getByRole('radiogroup', { name: 'Combine labels' });
+  await expect(mode.getByRole('radio', { name: 'Any' })).toBeChecked();
+  await labels.getByRole('button', { name: /Show all/ }).click();
+  await labels.getByRole('checkbox', { name: a.label }).check();
+  await labels.getByRole('checkbox', { name: b.label }).check();
+  await expect.poll(() => matchCount(page)).toBe(any);
+  await mode.getByText('All', { exact: true }).click();
+  await expect(mode.getByRole('radio', { name: 'All' })).toBeChecked();
+  await expect.poll(() => matchCount(page)).toBe(all);
+  // Each ticked label counts the rows shown; the mode is not a filter of its own.
+  await expect(labels.locator('label.opt.checked .count').first()).toHaveText(all.toLocaleString('en-US'));
+  await expect(page.locator('.section-head .badge').first()).toHaveText('2');
+  await expectAccessible(page, 'labels combined with all');
+  await mode.getByText('Any', { exact: true }).click();
+  await expect.poll(() => matchCount(page)).toBe(any);
+  await page.getByRole('button', { name: 'Clear all' }).click();
+  await expect.poll(() => matchCount(page)).toBe(1200);
 });

@@ -121,6 +121,7 @@ test('rows are selected, copied and acted on as in a spreadsheet', async ({ app 
     'Show orders',
     `Filter by State: ${rows[6]!.state}`,
     /Export selection/,
+    'Save view…',
   ]);
   await expectAccessible(page, 'contacts with the context menu');
   await app.screenshot('tables-context-menu');
@@ -225,25 +226,39 @@ test('Export selection sends the view’s query naming the selected rows', async
   expect(sent!.kind).toBe('contacts');
   expect(sent!.query.verified).toEqual(['yes']);
   expect(sent!.query.ids).toEqual([1, 2, 3, 6].map((i) => first.value.rows[i]!.id));
-  // Until the main process reads `ids`, it refuses the query; the dialog says what works instead.
-  await expect(dialog.getByText(/can export every row of the table but not a part of it/)).toBeVisible();
+  await expect(dialog.getByText('Exported 4 rows')).toBeVisible();
+  const file = parseTsv(readFileSync(app.platformLog.savedFiles.at(-1)!, 'utf8'), ',');
+  expect(file.slice(1).map((r) => r[file[0]!.indexOf('Email')])).toEqual([1, 2, 3, 6].map((i) => first.value.rows[i]!.email));
 });
 
-// Runs once the query schemas and the cache accept `ids` (the main-side part of "Selected rows").
-test.fixme('a partial selection exports exactly its rows, in the table’s order', async ({ app }) => {
+test('a partial selection exports exactly its rows, in the table’s order, under its sort', async ({ app }) => {
   const { page } = app;
   await syncSample(app);
   const table = grid(page, 'Contacts');
+  // Sorted by email descending, the selection's rows are exported in that order.
+  await table.getByRole('columnheader', { name: /^Email/ }).click();
+  await table.getByRole('columnheader', { name: /^Email/ }).click();
+  await expect(table.getByRole('columnheader', { name: /^Email/ })).toHaveAttribute('aria-sort', 'descending');
   await rowAt(table, 1).click();
   await rowAt(table, 3).click({ modifiers: ['Shift'] });
+  await rowAt(table, 7).click({ modifiers: ['Control'] });
+  const emails = await Promise.all([1, 2, 3, 7].map(async (i) => ((await cellOf(rowAt(table, i), 'email').textContent()) ?? '').trim()));
   await rowAt(table, 3).click({ button: 'right' });
-  await page.getByRole('menu').getByRole('menuitem', { name: 'Export 3 selected rows…' }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Export 4 selected rows…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  await expect(dialog.getByRole('radio', { name: /Selected rows/ })).toBeChecked();
   await dialog.getByRole('button', { name: /Export…/ }).click();
-  await expect(dialog.getByText('Exported 3 rows')).toBeVisible();
+  await expect(dialog.getByText('Exported 4 rows')).toBeVisible();
   const file = parseTsv(readFileSync(app.platformLog.savedFiles.at(-1)!, 'utf8'), ',');
-  const emails = await table.locator('[data-col="email"]').allTextContents();
-  expect(file.slice(1).map((r) => r[file[0]!.indexOf('Email')])).toEqual(emails.slice(1, 4));
+  expect(file).toHaveLength(5);
+  expect(file.slice(1).map((r) => r[file[0]!.indexOf('Email')])).toEqual(emails);
+  // "Current view" still exports the whole table.
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await rowAt(table, 3).click({ button: 'right' });
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Export 4 selected rows…' }).click();
+  await dialog.getByRole('radio', { name: /Current view/ }).check();
+  await dialog.getByRole('button', { name: /Export…/ }).click();
+  await expect(dialog.getByText('Exported 1,200 rows')).toBeVisible();
 });
 
 test('row actions follow links: Show orders names the contact, Show contact selects it', async ({ app }) => {

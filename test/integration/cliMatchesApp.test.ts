@@ -86,6 +86,23 @@ describe('the command line and the app read one cache the same way', () => {
     expect(first).toEqual(detail);
   });
 
+  it('contacts --label A --label B --labels-all lists the app’s view of contacts with both labels', async () => {
+    const facets = await call('contactFacets', { query: {} });
+    const [a, b] = facets.labels.map((o) => o.value);
+    expect(b).toBeDefined();
+    const ids = async (flags: string[]) => {
+      const listed = await cli(['contacts', '--label', a!, '--label', b!, ...flags, '--limit', '1000', '--json']);
+      expect(listed.code, listed.stderr).toBe(0);
+      return (JSON.parse(listed.stdout) as { id: string }[]).map((r) => r.id);
+    };
+    const page = async (labelsMode: 'any' | 'all') => (await call('queryContacts', { query: { labels: [a!, b!], labelsMode }, window: { offset: 0, limit: 1000 } })).rows.map((r) => r.id);
+    const all = await ids(['--labels-all']);
+    expect(all).toEqual(await page('all'));
+    expect(await ids([])).toEqual(await page('any'));
+    expect(all.length).toBeLessThan((await page('any')).length);
+    expect((await cli(['orders', '--labels-all'])).code).toBe(2);
+  });
+
   it.each([
     ['contacts', ['--search', 'a', '--bom'], { kind: 'contacts', query: { search: 'a' }, columns: null, options: { delimiter: 'comma', bom: true, neutralizeFormulas: true } }],
     ['orders', ['--delimiter', 'semicolon'], { kind: 'orders', query: {}, columns: null, options: { delimiter: 'semicolon', bom: false, neutralizeFormulas: true } }],

@@ -9,6 +9,9 @@ import { openCache, sessionMarkerPath, SORTER_THREADS, useBulkWriteSettings } fr
 import { COUNT_CAP, contactFacets, countContacts, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { contactFilterTokensSql, contactPhoneSearchSql } from '../../electron/main/cache/publish.ts';
 import { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
+import { CONTACT_POSITIONS } from '../../electron/main/cache/positions.ts';
+import { CONTACT_SORT } from '../../electron/main/cache/viewParts.ts';
+import { reverse } from '../../electron/main/cache/viewRemoved.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
@@ -103,15 +106,17 @@ describe('windows, sorts, filters, facets', () => {
   it('every window of every sort column equals the same slice of a plain ORDER BY', () => {
     const total = countContacts(db, {}).count;
     expect(total).toBe(3000);
-    const refExpr: Record<string, string> = {
-      name: 'full_name COLLATE NOCASE', company: 'company_name COLLATE NOCASE', email: 'email COLLATE NOCASE', phone: 'phone_digits',
-      city: 'city COLLATE NOCASE', state: 'state COLLATE NOCASE', zip: 'zip', labels: 'labels COLLATE NOCASE', verified: 'is_verified',
-      createdAt: 'created_at',
+    // The mirror's own ordering expressions (positions.ts: text in locale order, empty last),
+    // evaluated row by row here; the positions are built from ranks of distinct values instead.
+    const refOrder = (column: string): string => {
+      if (column === 'lastName') return "(coalesce(last_name, '') = ''), locale_key(last_name), locale_key(first_name), length(id), id";
+      const pos = CONTACT_SORT[column] as string;
+      return pos === 'rowid' ? 'created_at, length(id), id' : `${CONTACT_POSITIONS[pos]}, length(id), id`;
     };
     for (const column of CONTACT_SORT_COLUMNS) {
       for (const direction of ['asc', 'desc'] as const) {
-        const d = direction === 'desc' ? 'DESC' : 'ASC';
-        const ref = (db.prepare(`SELECT id FROM contacts ORDER BY ${refExpr[column]} ${d}, length(id) ${d}, id ${d}`).all() as { id: string }[]).map((r) => r.id);
+        const order = direction === 'desc' ? reverse(refOrder(column)) : refOrder(column);
+        const ref = (db.prepare(`SELECT id FROM contacts ORDER BY ${order}`).all() as { id: string }[]).map((r) => r.id);
         for (const offset of [0, 1, 1234, 2950, 2999]) {
           const page = queryContacts(db, { sort: { column, direction } }, { offset, limit: 100 });
           expect(page.rows.map((r) => r.id), `${column} ${direction} @${offset}`).toEqual(ref.slice(offset, offset + 100));

@@ -18,6 +18,7 @@ import { chmodSync, closeSync, existsSync, openSync, readFileSync, readSync, ren
 import { availableParallelism } from 'node:os';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { SESSION_MARKER_SUFFIX, cacheFileSet } from '../paths.ts';
+import { registerLocaleKey } from './collation.ts';
 import { SCHEMA_VERSION, assertNotTooNew, migrate } from './migrations/index.ts';
 
 /**
@@ -134,6 +135,7 @@ export function openCache(file: string, options: OpenCacheOptions = {}): Databas
     if (!options.readonly) makePrivate(file);
     db = new Database(file, { readonly: options.readonly === true });
     db.pragma('busy_timeout = 5000');
+    registerLocaleKey(db);
     let ownsMarker = false;
     if (!options.skipCheck) {
       checkStructure(db);
@@ -193,6 +195,7 @@ export function openStartupReader(file: string): Database.Database | null {
       return null;
     }
     checkStructure(db);
+    registerLocaleKey(db);
     db.pragma('cache_size = -8192'); // 8 MiB: a few pages are read before the worker takes over
     return db;
   } catch {

@@ -44,14 +44,17 @@ function invalidCount(db: Database.Database, kind: 'contacts' | 'orders', query:
 }
 
 /**
- * Facet counts of the contacts view. The labels of rows that are not the mirror's (members newer
+ * Facet counts of the contacts view. With `labelsMode: 'all'` the label options count the rows of
+ * the view itself (each ticked label counts them all). The labels of rows that are not the mirror's (members newer
  * than the mirror, removed contacts' kept copies) are read from their own records (a label id and
  * title the mirror knows is named as the mirror names it).
  */
 export function contactFacets(db: Database.Database, query: ContactQuery): ContactFacets {
   return read(db, () => {
     const scope = viewScope(db, 'contacts', query.view);
-    const lv = contactViewSql(query, 'labels', scope);
+    // Any: a label's count is what ticking it would add (the label filter left out); all: what
+    // ticking it would narrow the view to (the ticked labels kept).
+    const lv = contactViewSql(query, query.labelsMode === 'all' ? undefined : 'labels', scope);
     const mirrorLabels = `SELECT cl.label_id AS v FROM contact_labels cl WHERE cl.contact_id IN (SELECT c.id FROM ${lv.from} WHERE ${lv.where})`;
     const labelsSql = lv.all
       ? `SELECT l.id AS v, l.title AS t, count(*) AS n FROM contact_labels cl JOIN labels l ON l.id = cl.label_id GROUP BY l.id ORDER BY n DESC, t LIMIT ${FACET_LIMIT}`

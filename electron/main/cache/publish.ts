@@ -8,6 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
+import { dropLocaleRanks, withLocaleRanks } from './collation.ts';
 import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
@@ -57,6 +58,13 @@ export function dropLeftovers(db: Database.Database, resource: Resource): void {
     db.exec(`DROP TABLE IF EXISTS ${t}_next`);
     db.exec(`DROP TABLE IF EXISTS ${t}_old`);
   }
+}
+
+/** The position expressions with their locale keys read from ranks of the staged values (collation.ts). */
+function rankedPositions(db: Database.Database, stage: string, positions: Record<string, string>): Record<string, string> {
+  const keys = Object.keys(positions);
+  const exprs = withLocaleRanks(db, stage, keys.map((k) => positions[k] as string));
+  return Object.fromEntries(keys.map((k, i) => [k, exprs[i] as string]));
 }
 
 function positionsSelect(positions: Record<string, string>): { names: string; exprs: string } {
@@ -152,8 +160,9 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
   if (resource === 'contacts') {
     const cols = CONTACT_STAGE_COLUMNS.join(', ');
-    const pos = positionsSelect(CONTACT_POSITIONS);
+    const pos = positionsSelect(rankedPositions(db, 'stage_contacts', CONTACT_POSITIONS));
     insertWithPositions(db, 'stage_contacts', 'contacts_next', cols, CONTACT_DEFAULT_ORDER, pos);
+    dropLocaleRanks(db);
     db.exec(`INSERT INTO labels_next (id, title)
       SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
     db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
@@ -163,8 +172,9 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
       SELECT c.rowid, ${contactFtsValuesSql('c', contactFilterTokensSql('c', 'contact_labels_next', 'labels_next'))} FROM contacts_next c`));
   } else {
     const cols = ORDER_STAGE_COLUMNS.join(', ');
-    const pos = positionsSelect(ORDER_POSITIONS);
+    const pos = positionsSelect(rankedPositions(db, 'stage_orders', ORDER_POSITIONS));
     insertWithPositions(db, 'stage_orders', 'orders_next', cols, ORDER_DEFAULT_ORDER, pos);
+    dropLocaleRanks(db);
     const rcols = RECIPIENT_COLUMNS.join(', ');
     db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
       WHERE order_id IN (SELECT id FROM stage_orders)`);

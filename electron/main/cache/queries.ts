@@ -9,6 +9,8 @@ import type { ResourceState, SyncRun } from '../../../shared/contract.ts';
 import type { ContactQuery, ContactRow, OrderQuery, OrderRow, RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_ROW_COLUMNS, ORDER_ROW_COLUMNS, read, stmt, str, toContactRow, toOrderRow, type Row } from './rows.ts';
+import { materializedOrder } from './materializedOrder.ts';
+import { isSimpleSort } from './sortOrder.ts';
 import { viewScope } from './viewScope.ts';
 import { contactViewSql, orderViewSql, sortPositionColumn, type ViewSql } from './views.ts';
 
@@ -45,10 +47,31 @@ function exactCount(db: Database.Database, fullView: ViewSql): RowCount {
   return { count: (stmt(db, `SELECT count(*) AS n FROM ${view.from} WHERE ${view.where}`).get(view.params) as { n: number }).n, exact: true };
 }
 
-function windowRows(db: Database.Database, kind: 'contacts' | 'orders', view: ViewSql, sort: { column: string; direction: 'asc' | 'desc' } | undefined, win: RowWindow): { rows: Row[]; total: RowCount } {
+function windowRows(db: Database.Database, kind: 'contacts' | 'orders', fullView: ViewSql, query: ContactQuery | OrderQuery, win: RowWindow): { rows: Row[]; total: RowCount } {
   const table = kind;
   const alias = kind === 'contacts' ? 'c' : 'o';
   const columns = kind === 'contacts' ? CONTACT_ROW_COLUMNS : ORDER_ROW_COLUMNS;
+  const sort = query.sort;
+  let view = fullView;
+  const searched = `${table}_fts JOIN ${table} ${alias} ON ${alias}.rowid = ${table}_fts.rowid`;
+  if (!isSimpleSort(query) && view.from === searched) {
+    // A search of the mirror under several sort keys: its matches sorted by their places in the
+    // mirror's order under this sort (materialized once per snapshot), an integer each.
+    const order = materializedOrder(db, table, alias, view.orderBy);
+    view = { ...view, from: `${view.from} JOIN ${order} x ON x.row = ${alias}.rowid`, orderBy: 'x.pos' };
+  } else if (!isSimpleSort(query) && view.from === `${table} ${alias}`) {
+    // Several sort keys over the mirror's rows (filtered by row conditions or not): walk the
+    // mirror's order under this sort, materialized once per snapshot, as a position.
+    const order = materializedOrder(db, table, alias, view.orderBy);
+    if (view.all) {
+      const n = tableSize(db, table);
+      const last = Math.min(n, win.offset + win.limit) - 1;
+      const rows = last < win.offset ? [] : (stmt(db, `SELECT ${columns} FROM ${order} x CROSS JOIN ${table} ${alias} ON ${alias}.rowid = x.row
+        WHERE x.pos BETWEEN ? AND ? ORDER BY x.pos`).all(win.offset + 1, last + 1) as Row[]);
+      return { rows, total: { count: n, exact: true } };
+    }
+    view = { ...view, from: `${order} x CROSS JOIN ${table} ${alias} ON ${alias}.rowid = x.row`, orderBy: 'x.pos' };
+  }
   if (view.ranked) {
     // A saved view's members, unfiltered: a range of their positions among the members.
     const n = view.known ?? 0;
@@ -107,7 +130,7 @@ function windowRows(db: Database.Database, kind: 'contacts' | 'orders', view: Vi
  */
 export function queryContacts(db: Database.Database, query: ContactQuery, win: RowWindow): RowPage<ContactRow> {
   return read(db, () => {
-    const { rows, total } = windowRows(db, 'contacts', contactViewSql(query, undefined, viewScope(db, 'contacts', query.view)), query.sort, win);
+    const { rows, total } = windowRows(db, 'contacts', contactViewSql(query, undefined, viewScope(db, 'contacts', query.view)), query, win);
     return { rows: rows.map(toContactRow), offset: win.offset, total };
   });
 }
@@ -123,7 +146,7 @@ export function countContacts(db: Database.Database, query: ContactQuery): RowCo
 /** A window of the orders view (see {@link queryContacts}). */
 export function queryOrders(db: Database.Database, query: OrderQuery, win: RowWindow): RowPage<OrderRow> {
   return read(db, () => {
-    const { rows, total } = windowRows(db, 'orders', orderViewSql(query, undefined, viewScope(db, 'orders', query.view)), query.sort, win);
+    const { rows, total } = windowRows(db, 'orders', orderViewSql(query, undefined, viewScope(db, 'orders', query.view)), query, win);
     return { rows: rows.map(toOrderRow), offset: win.offset, total };
   });
 }

@@ -4,6 +4,7 @@
  * the connection it is opened next to stays free for other queries while the long read yields.
  */
 import Database from 'better-sqlite3';
+import { registerLocaleKey } from './collation.ts';
 
 /** An open snapshot: `db` reads it; {@link Snapshot.end} ends the transaction and closes `db`. */
 export interface Snapshot {
@@ -23,6 +24,7 @@ export function openSnapshot(db: Database.Database): Snapshot {
   const reader = own ? new Database(db.name, { readonly: true, fileMustExist: true }) : db;
   if (own) {
     reader.pragma('busy_timeout = 5000');
+    registerLocaleKey(reader);
     // A streaming scan needs little cache; no mmap, so a scan of a large cache does not map the
     // whole file into the process (mapped pages count as its memory).
     reader.pragma('cache_size = -8192');

@@ -157,13 +157,17 @@ export function contactParts(query: ContactQuery, omit: keyof ContactQuery | und
   const conditions: string[] = [];
   const T = CONTACT_FILTER_TOKENS;
   if (omit !== 'labels' && query.labels?.length) {
-    if (asTokens) tokens.push(filterTokens(query.labels.flatMap((v) => [T.labelId(v), T.labelTitle(v)])));
-    else {
-      const ids = inList(params, 'label', query.labels);
-      conditions.push(labels === 'mirror'
-        ? `EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = c.id AND cl.label_id IN (SELECT id FROM labels WHERE id IN (${ids}) OR title IN (${ids})))`
-        : `EXISTS (SELECT 1 FROM json_each(c.label_list) j WHERE j.value ->> 'id' IN (${ids}) OR j.value ->> 'title' IN (${ids}))`);
-    }
+    // Any: one set of alternatives; all: one per label, each a label id or title.
+    const groups = query.labelsMode === 'all' ? [...new Set(query.labels)].map((v) => [v]) : [query.labels];
+    groups.forEach((values, g) => {
+      if (asTokens) tokens.push(filterTokens(values.flatMap((v) => [T.labelId(v), T.labelTitle(v)])));
+      else {
+        const ids = inList(params, `label${g}_`, values);
+        conditions.push(labels === 'mirror'
+          ? `EXISTS (SELECT 1 FROM contact_labels cl WHERE cl.contact_id = c.id AND cl.label_id IN (SELECT id FROM labels WHERE id IN (${ids}) OR title IN (${ids})))`
+          : `EXISTS (SELECT 1 FROM json_each(c.label_list) j WHERE j.value ->> 'id' IN (${ids}) OR j.value ->> 'title' IN (${ids}))`);
+      }
+    });
   }
   if (omit !== 'states' && query.states?.length) {
     if (asTokens) tokens.push(filterTokens(query.states.map(T.state)));
@@ -196,6 +200,7 @@ export function contactParts(query: ContactQuery, omit: keyof ContactQuery | und
   }
   if (omit !== 'changed' && query.changed?.length) conditions.push(changedCondition('c', 'contact_changes', query.changed, params));
   if (query.invalidOnly) conditions.push('c.invalid_reason IS NOT NULL');
+  if (query.ids?.length) conditions.push(idsCondition('c', query.ids, params));
   // Instants compare as text like the days above: both sides are ISO 8601 in UTC ("…Z").
   if (query.createdAfter) {
     conditions.push('c.created_at >= :createdAfter');
@@ -236,7 +241,17 @@ export function orderConditions(query: OrderQuery, omit: keyof OrderQuery | unde
   if (query.campaignId !== undefined) where.push(idCondition('o.campaign_id', 'campaignId', query.campaignId, params));
   if (omit !== 'changed' && query.changed?.length) where.push(changedCondition('o', 'order_changes', query.changed, params));
   if (query.invalidOnly) where.push('o.invalid_reason IS NOT NULL');
+  if (query.ids?.length) where.push(idsCondition('o', query.ids, params));
   return where;
+}
+
+/**
+ * The `ids` filter: the row's id is one of the list, bound as one JSON array (`:ids`) so that a
+ * selection of many thousands of rows is one parameter, looked up through the id index.
+ */
+function idsCondition(alias: string, ids: readonly string[], params: Record<string, unknown>): string {
+  params.ids = JSON.stringify(ids);
+  return `${alias}.id IN (SELECT value FROM json_each(:ids))`;
 }
 
 /** `column` equals `value`; '' also matches NULL (the group of orders that carry no such id). */

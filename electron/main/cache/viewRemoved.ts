@@ -9,7 +9,8 @@
 import type { ContactQuery, OrderQuery, SortDirection } from '../../../shared/query.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
-import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
+import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE, TIE_DESC } from './positions.ts';
+import { lastNameTerms, sortKeys } from './sortOrder.ts';
 import { CONTACT_SORT, ORDER_SORT, compileSearch, contactParts, orderConditions } from './viewParts.ts';
 import type { ViewScope, ViewSql } from './views.ts';
 
@@ -29,10 +30,29 @@ function qualify(expr: string, alias: string): string {
   return expr.replace(/\b([a-z_][a-z0-9_]*)\b(?!\s*\()/g, `${alias}.$1`);
 }
 
+/** The terms of an ORDER BY list: split at the commas outside parentheses and quotes. */
+function terms(order: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < order.length; i++) {
+    const ch = order[i];
+    if (ch === "'") quoted = !quoted;
+    else if (!quoted && ch === '(') depth++;
+    else if (!quoted && ch === ')') depth--;
+    else if (!quoted && depth === 0 && ch === ',') {
+      out.push(order.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(order.slice(start).trim());
+  return out;
+}
+
 /** The exact reverse of an ORDER BY list: each term's direction flipped. */
-function reverse(order: string): string {
-  return order
-    .split(', ')
+export function reverse(order: string): string {
+  return terms(order)
     .map((term) => (term.endsWith(' DESC') ? term.slice(0, -5) : `${term} DESC`))
     .join(', ');
 }
@@ -40,19 +60,33 @@ function reverse(order: string): string {
 /**
  * ORDER BY of a sort as ordering expressions over alias `alias`: the same order as the mirror's
  * positions for that sort (positions.ts; ties by id), so a view sorts its mirror rows and the
- * removed rows among each other as the mirror sorts its own.
+ * removed rows among each other as the mirror sorts its own. Several keys (sortOrder.ts) order by
+ * each key's expression in turn, then by id in the last key's direction.
  */
-export function expressionOrder(kind: Resource, alias: string, sort: { column: string; direction: SortDirection } | undefined): string {
+export function expressionOrder(kind: Resource, alias: string, keys: readonly { column: string; direction: SortDirection }[]): string {
   const defaultOrder = kind === 'contacts' ? CONTACT_DEFAULT_ORDER : ORDER_DEFAULT_ORDER;
-  const column = sort ? ((kind === 'contacts' ? CONTACT_SORT : ORDER_SORT)[sort.column] ?? 'rowid') : 'rowid';
-  let order: string;
-  if (column === 'rowid') order = !sort || sort.direction === 'desc' ? defaultOrder : reverse(defaultOrder);
-  else {
-    const expr = (kind === 'contacts' ? CONTACT_POSITIONS : ORDER_POSITIONS)[column] as string;
-    const ascending = /^\d+$/.test(expr) ? TIE : `${expr}, ${TIE}`;
-    order = sort?.direction === 'desc' ? reverse(ascending) : ascending;
-  }
-  return qualify(order, alias);
+  if (keys.length === 0) return qualify(defaultOrder, alias);
+  const parts = keys.map((key, i) => {
+    const last = i === keys.length - 1;
+    const tie = last ? `, ${TIE}` : '';
+    if (key.column === 'lastName') {
+      const ascending = `${lastNameTerms(alias).join(', ')}${last ? `, ${qualify(TIE, alias)}` : ''}`;
+      return key.direction === 'desc' ? reverse(ascending) : ascending;
+    }
+    const column = (kind === 'contacts' ? CONTACT_SORT : ORDER_SORT)[key.column] ?? 'rowid';
+    let order: string;
+    if (column === 'rowid') {
+      // Newest first is the default order; a rowid key before the last orders by its value alone.
+      const byValue = last ? defaultOrder : kind === 'contacts' ? 'created_at DESC' : TIE_DESC;
+      order = key.direction === 'desc' ? byValue : reverse(byValue);
+    } else {
+      const expr = (kind === 'contacts' ? CONTACT_POSITIONS : ORDER_POSITIONS)[column] as string;
+      const ascending = /^\d+$/.test(expr) ? TIE : `${expr}${tie}`;
+      order = key.direction === 'desc' ? reverse(ascending) : ascending;
+    }
+    return qualify(order, alias);
+  });
+  return parts.join(', ');
 }
 
 /** Limits `alias`'s rows to a saved view's members by id (removed records are kept by id only). */
@@ -90,7 +124,7 @@ function removedOrders(query: OrderQuery, omit: keyof OrderQuery | undefined, sc
  * mirror's columns, `rowid` (NULL for a removed row) and `outside` (1 for a row that is not the
  * mirror's: removed, or a saved view's member newer than the mirror).
  */
-function unite(kind: Resource, base: ViewSql, removed: Branch, sort: { column: string; direction: SortDirection } | undefined): ViewSql {
+function unite(kind: Resource, base: ViewSql, removed: Branch, keys: readonly { column: string; direction: SortDirection }[]): ViewSql {
   const alias = kind === 'contacts' ? 'c' : 'o';
   const columns = (kind === 'contacts' ? CONTACT_STAGE_COLUMNS : ORDER_STAGE_COLUMNS).map((c) => `${alias}.${c}`).join(', ');
   const where = removed.where.length ? removed.where.join(' AND ') : '1';
@@ -98,17 +132,17 @@ function unite(kind: Resource, base: ViewSql, removed: Branch, sort: { column: s
     UNION ALL SELECT NULL AS rowid, 1 AS outside, ${columns} FROM ${removed.from} WHERE ${where}) ${alias}`;
   const rcols = RECIPIENT_COLUMNS.join(', ');
   return {
-    from, where: '1', orderBy: expressionOrder(kind, alias, sort), params: base.params, all: false, outside: `${alias}.outside = 1`,
+    from, where: '1', orderBy: expressionOrder(kind, alias, keys), params: base.params, all: false, outside: `${alias}.outside = 1`,
     recipients: kind === 'contacts' ? base.recipients : `(SELECT ${rcols} FROM ${base.recipients} UNION ALL SELECT ${rcols} FROM removed_order_recipients)`,
   };
 }
 
 /** The contact view `base` with the removed contacts `query` asks for. */
 export function withRemovedContacts(base: ViewSql, query: ContactQuery, omit: keyof ContactQuery | undefined, scope: ViewScope): ViewSql {
-  return unite('contacts', base, removedContacts(query, omit, scope, base.params), query.sort);
+  return unite('contacts', base, removedContacts(query, omit, scope, base.params), sortKeys(query));
 }
 
 /** The order view `base` with the removed orders `query` asks for. */
 export function withRemovedOrders(base: ViewSql, query: OrderQuery, omit: keyof OrderQuery | undefined, scope: ViewScope): ViewSql {
-  return unite('orders', base, removedOrders(query, omit, scope, base.params), query.sort);
+  return unite('orders', base, removedOrders(query, omit, scope, base.params), sortKeys(query));
 }

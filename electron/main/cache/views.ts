@@ -17,6 +17,7 @@ import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import { CONTACT_POSITIONS, ORDER_POSITIONS } from './positions.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { CONTACT_SORT, ORDER_SORT, compileSearch, contactParts, isDefaultOrder, orderClause, orderConditions } from './viewParts.ts';
+import { isSimpleSort, multiOrder, sortKeys } from './sortOrder.ts';
 import { wantsRemoved, withRemovedContacts, withRemovedOrders } from './viewRemoved.ts';
 
 export { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch } from './viewParts.ts';
@@ -57,6 +58,12 @@ export interface ViewSql {
  * (`key` = its membership's member key, null before its first read; `inMirror` and `newer` its counts).
  */
 export type ViewScope = { kind: 'all' } | { kind: 'members'; viewId: string; key: number | null; inMirror: number; newer: number };
+
+/** ORDER BY of a view: one position column, or several keys (sortOrder.ts). */
+function viewOrder(kind: 'contacts' | 'orders', alias: string, base: string, query: ContactQuery | OrderQuery): string {
+  if (isSimpleSort(query)) return orderClause(alias, base, query.sort, kind === 'contacts' ? CONTACT_SORT : ORDER_SORT);
+  return multiOrder(kind, alias, base, sortKeys(query));
+}
 
 /** Every record (no saved view, or one without a service query). */
 export const ALL_RECORDS: ViewScope = { kind: 'all' };
@@ -114,12 +121,12 @@ function contactMirrorViewSql(query: ContactQuery, omit: keyof ContactQuery | un
   const params: Record<string, unknown> = {};
   if (scope.kind === 'all') {
     const p = contactParts(query, omit, params, compileSearch(query.search) !== null, 'mirror');
-    if (p.match === null) return { from: 'contacts c', where: joined(p.conditions), orderBy: orderClause('c', 'c.rowid', query.sort, CONTACT_SORT), params, all: p.conditions.length === 0, recipients: 'order_recipients' };
+    if (p.match === null) return { from: 'contacts c', where: joined(p.conditions), orderBy: viewOrder('contacts', 'c', 'c.rowid', query), params, all: p.conditions.length === 0, recipients: 'order_recipients' };
     params.search = [`(- {f} : (${p.match}))`, ...p.tokens].join(' AND ');
     return {
       from: 'contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid',
       where: joined(['contacts_fts MATCH :search', ...p.conditions]),
-      orderBy: orderClause('c', 'contacts_fts.rowid', query.sort, CONTACT_SORT),
+      orderBy: viewOrder('contacts', 'c', 'contacts_fts.rowid', query),
       params, all: false, recipients: 'order_recipients',
       ...(p.conditions.length === 0 ? { index: { from: 'contacts_fts', where: 'contacts_fts MATCH :search', row: 'rowid' } } : {}),
     };
@@ -135,21 +142,21 @@ function contactMirrorViewSql(query: ContactQuery, omit: keyof ContactQuery | un
     params.search = [...(p.match === null ? [] : [`(- {f} : (${p.match}))`]), ...p.tokens].join(' AND ');
     const range = 'view_contacts_fts MATCH :search AND view_contacts_fts.rowid BETWEEN :vbase AND :vtop';
     members = { from: 'view_contacts_fts JOIN contacts c ON c.rowid = view_contacts_fts.rowid - :vbase', where: [range, ...p.conditions] };
-    orderBy = orderClause('c', 'view_contacts_fts.rowid', query.sort, CONTACT_SORT);
+    orderBy = viewOrder('contacts', 'c', 'view_contacts_fts.rowid', query);
     if (p.conditions.length === 0) index = { from: 'view_contacts_fts', where: range, row: 'rowid - :vbase' };
   } else if (isDefaultOrder(query.sort, CONTACT_SORT)) {
     // Newest first: walk the members' rowids in order, each a lookup in the mirror.
     members = { from: 'view_contact_rows vm CROSS JOIN contacts c ON c.rowid = vm.row', where: ['vm.member_key = :vkey', ...p.conditions] };
-    orderBy = orderClause('c', 'vm.row', query.sort, CONTACT_SORT);
+    orderBy = viewOrder('contacts', 'c', 'vm.row', query);
   } else {
     // Another sort: walk the mirror's sort positions, keeping the members.
     members = { from: 'contacts c', where: ['EXISTS (SELECT 1 FROM view_contact_rows vm WHERE vm.member_key = :vkey AND vm.row = c.rowid)', ...p.conditions] };
-    orderBy = orderClause('c', 'c.rowid', query.sort, CONTACT_SORT);
+    orderBy = viewOrder('contacts', 'c', 'c.rowid', query);
   }
   const unfiltered = p.match === null && p.tokens.length === 0 && p.conditions.length === 0;
   const known = unfiltered ? { known: scope.inMirror + scope.newer } : {};
   if (scope.newer === 0) {
-    const ranked = unfiltered ? { ranked: { table: 'view_contact_rows' } } : {};
+    const ranked = unfiltered && isSimpleSort(query) ? { ranked: { table: 'view_contact_rows' } } : {};
     return { from: members.from, where: joined(members.where), orderBy, params, all: false, recipients: 'order_recipients', ...known, ...ranked, ...(index ? { index } : {}) };
   }
   const n = contactParts(query, omit, params, p.match !== null, 'record');
@@ -157,7 +164,7 @@ function contactMirrorViewSql(query: ContactQuery, omit: keyof ContactQuery | un
     ? { from: 'view_newer_contacts c', where: ['c.member_key = :vkey', ...n.conditions] }
     : { from: 'view_newer_contacts_fts JOIN view_newer_contacts c ON c.rowid = view_newer_contacts_fts.rowid', where: ['view_newer_contacts_fts MATCH :search', 'c.member_key = :vkey', ...n.conditions] };
   return {
-    from: union('c', CONTACT_UNION_COLUMNS, members, newer), where: '1', orderBy: orderClause('c', 'c.rowid', query.sort, CONTACT_SORT), params, all: false,
+    from: union('c', CONTACT_UNION_COLUMNS, members, newer), where: '1', orderBy: viewOrder('contacts', 'c', 'c.rowid', query), params, all: false,
     recipients: 'order_recipients', outside: 'c.newer = 1', ...known,
   };
 }
@@ -168,7 +175,7 @@ function orderMirrorViewSql(query: OrderQuery, omit: keyof OrderQuery | undefine
   const match = compileSearch(query.search);
   if (scope.kind === 'all') {
     const conditions = orderConditions(query, omit, params, 'order_recipients');
-    const orderBy = orderClause('o', match ? 'orders_fts.rowid' : 'o.rowid', query.sort, ORDER_SORT);
+    const orderBy = viewOrder('orders', 'o', match ? 'orders_fts.rowid' : 'o.rowid', query);
     if (match === null) return { from: 'orders o', where: joined(conditions), orderBy, params, all: conditions.length === 0, recipients: 'order_recipients' };
     params.search = match;
     return {
@@ -186,19 +193,19 @@ function orderMirrorViewSql(query: OrderQuery, omit: keyof OrderQuery | undefine
   if (match !== null) {
     const range = 'view_orders_fts MATCH :search AND view_orders_fts.rowid BETWEEN :vbase AND :vtop';
     members = { from: 'view_orders_fts JOIN orders o ON o.rowid = view_orders_fts.rowid - :vbase', where: [range, ...conditions] };
-    orderBy = orderClause('o', 'view_orders_fts.rowid', query.sort, ORDER_SORT);
+    orderBy = viewOrder('orders', 'o', 'view_orders_fts.rowid', query);
     if (conditions.length === 0) index = { from: 'view_orders_fts', where: range, row: 'rowid - :vbase' };
   } else if (isDefaultOrder(query.sort, ORDER_SORT)) {
     members = { from: 'view_order_rows vm CROSS JOIN orders o ON o.rowid = vm.row', where: ['vm.member_key = :vkey', ...conditions] };
-    orderBy = orderClause('o', 'vm.row', query.sort, ORDER_SORT);
+    orderBy = viewOrder('orders', 'o', 'vm.row', query);
   } else {
     members = { from: 'orders o', where: ['EXISTS (SELECT 1 FROM view_order_rows vm WHERE vm.member_key = :vkey AND vm.row = o.rowid)', ...conditions] };
-    orderBy = orderClause('o', 'o.rowid', query.sort, ORDER_SORT);
+    orderBy = viewOrder('orders', 'o', 'o.rowid', query);
   }
   const unfiltered = match === null && conditions.length === 0;
   const known = unfiltered ? { known: scope.inMirror + scope.newer } : {};
   if (scope.newer === 0) {
-    const ranked = unfiltered ? { ranked: { table: 'view_order_rows' } } : {};
+    const ranked = unfiltered && isSimpleSort(query) ? { ranked: { table: 'view_order_rows' } } : {};
     return { from: members.from, where: joined(members.where), orderBy, params, all: false, recipients: 'order_recipients', ...known, ...ranked, ...(index ? { index } : {}) };
   }
   const newerRecipients = '(SELECT * FROM view_newer_order_recipients WHERE member_key = :vkey)';
@@ -208,7 +215,7 @@ function orderMirrorViewSql(query: OrderQuery, omit: keyof OrderQuery | undefine
     : { from: 'view_newer_orders_fts JOIN view_newer_orders o ON o.rowid = view_newer_orders_fts.rowid', where: ['view_newer_orders_fts MATCH :search', 'o.member_key = :vkey', ...n] };
   const rcols = RECIPIENT_COLUMNS.join(', ');
   return {
-    from: union('o', ORDER_UNION_COLUMNS, members, newer), where: '1', orderBy: orderClause('o', 'o.rowid', query.sort, ORDER_SORT), params, all: false, ...known,
+    from: union('o', ORDER_UNION_COLUMNS, members, newer), where: '1', orderBy: viewOrder('orders', 'o', 'o.rowid', query), params, all: false, ...known,
     outside: 'o.newer = 1',
     recipients: `(SELECT ${rcols} FROM order_recipients UNION ALL SELECT ${rcols} FROM view_newer_order_recipients WHERE member_key = :vkey)`,
   };

@@ -84,6 +84,8 @@ const recordFilters = (o: RecordFilterOptions): { invalidOnly?: true; changed?: 
 export interface ContactFilterOptions extends RecordFilterOptions {
   search?: string;
   label?: string[];
+  /** `--labels-all`: the contacts with every `--label`, not any of them. */
+  labelsAll?: boolean;
   state?: string[];
   verified?: ('yes' | 'no' | 'unknown')[];
   sort?: { column: string; direction: 'asc' | 'desc' };
@@ -97,11 +99,12 @@ export interface OrderFilterOptions extends RecordFilterOptions {
   sort?: { column: string; direction: 'asc' | 'desc' };
 }
 
-/** Adds `--search --label --state --verified --invalid-only --changed --sort` (contacts) to `cmd`. */
+/** Adds `--search --label --labels-all --state --verified --invalid-only --changed --sort` (contacts) to `cmd`. */
 export function addContactFilters(cmd: Command): Command {
   return addRecordFilters(cmd)
     .option('--search <q>', 'free-text search (names, company, email, phone, address, labels; prefix match)')
     .option('--label <id>', 'only contacts with this label id or title (repeatable: any of them)', collect(asText))
+    .option('--labels-all', 'with several --label: only contacts with all of them')
     .option('--state <s>', 'only contacts in this state, full name (repeatable)', collect(asText))
     .addOption(
       new Option('--verified <v>', 'verified state: yes, no or unknown (repeatable)').argParser(
@@ -132,6 +135,7 @@ export function contactQuery(o: ContactFilterOptions): ContactQuery {
   const parsed = contactQuerySchema.safeParse({
     ...(o.search !== undefined ? { search: o.search } : {}),
     ...(o.label ? { labels: o.label } : {}),
+    ...(o.labelsAll ? { labelsMode: 'all' } : {}),
     ...(o.state ? { states: o.state } : {}),
     ...(o.verified ? { verified: o.verified } : {}),
     ...recordFilters(o),
@@ -181,6 +185,6 @@ export function localQueryFor(table: 'contacts' | 'orders', what: string, opts: 
     if (opts.status || opts.productType) throw new LetterdeskError('VALIDATION', '--status and --product-type filter orders; contacts take --search, --label, --state, --verified.');
     return contactQuery(opts);
   }
-  if (opts.label || opts.state || opts.verified) throw new LetterdeskError('VALIDATION', `--label, --state and --verified filter contacts; ${what} take --search, --status, --product-type.`);
+  if (opts.label || opts.labelsAll || opts.state || opts.verified) throw new LetterdeskError('VALIDATION', `--label, --labels-all, --state and --verified filter contacts; ${what} take --search, --status, --product-type.`);
   return orderQuery(opts);
 }

@@ -13,6 +13,11 @@ export interface Column<Row> {
   minWidth?: number;
   /** The sort column this header sorts by; absent = not sortable. */
   sortKey?: string;
+  /**
+   * Other orders of the same column (a name by last name): the header sorts by whichever of them
+   * is a sort key now, else by `sortKey`; the column menu offers them.
+   */
+  sortChoices?: { key: string; label: string }[];
   align?: 'left' | 'right' | 'center';
   mono?: boolean;
   /** Cell text a person selects with the mouse to copy part of it (an email, a phone number, an id). */

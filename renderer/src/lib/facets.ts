@@ -15,6 +15,11 @@ export interface FilterSection {
   wrap?: boolean;
   /** Toggles an option in place of the list's own (a yes/no filter such as "Only records kept as invalid"). */
   toggle?: (value: string | number) => void;
+  /**
+   * How the ticked options combine, when the person may choose: a row with any of them, or with
+   * all of them (a label filter). Shown as a small Any / All toggle in the group.
+   */
+  mode?: { value: 'any' | 'all'; onchange: (mode: 'any' | 'all') => void };
 }
 
 type Value = string | number;

@@ -69,6 +69,8 @@ export function shortcutGroups(mac: boolean): ShortcutGroup[] {
     {
       title: 'Columns and panes',
       items: [
+        { keys: ['Click a header'], what: 'Sort by that column (again: reversed; a third time: newest first)' },
+        { keys: ['Shift+Click a header'], what: 'Sort by that column next, among equal values (up to three columns)' },
         { keys: ['Right-click a header'], what: 'Show, hide and order the columns' },
         { keys: ['Drag a header'], what: 'Move a column' },
         { keys: ['Left', 'Right'], what: 'On a column’s or pane’s edge: narrower or wider (Shift: faster)' },

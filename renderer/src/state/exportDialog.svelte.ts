@@ -6,10 +6,11 @@
  */
 import type { AnyExportKind, CsvOptions, ExportColumn, ExportRequest, ExportResult } from '../../../shared/contract.ts';
 import type { CampaignQuery, TemplateQuery } from '../../../shared/summaries.ts';
-import type { ContactQuery, OrderQuery, RowCount } from '../../../shared/query.ts';
-import { bridge, call, errorText, toDisplayError } from '../lib/api.ts';
+import { MAX_QUERY_IDS, type ContactQuery, type OrderQuery, type RowCount } from '../../../shared/query.ts';
+import { bridge, call, errorText } from '../lib/api.ts';
 import { orderedColumns } from '../lib/columns.ts';
-import { count, isOpenEnded } from '../lib/selection.ts';
+import { formatCount } from '../lib/format.ts';
+import { count } from '../lib/selection.ts';
 import { loadSetting, saveSetting } from '../lib/storage.ts';
 import type { AppState } from './app.svelte.ts';
 import { withLocalCreatedDays } from './models.ts';
@@ -239,9 +240,8 @@ export class ExportDialogState {
     this.result = null;
     this.progress = null;
     this.#exportId = null;
-    let ids: string[] | null = null;
     try {
-      ids = this.scope === 'selection' ? await this.#selectedIds() : null;
+      const ids = this.scope === 'selection' ? await this.#selectedIds() : null;
       const all = this.scope === 'all';
       let request: ExportRequest;
       if (kind === 'templates') {
@@ -258,11 +258,7 @@ export class ExportDialogState {
       const result = await call('exportCsv', request);
       this.result = result.path === null ? null : result; // save dialog cancelled: stay in the form
     } catch (e) {
-      // A main process without the `ids` field refuses a query that names rows.
-      this.error =
-        ids !== null && toDisplayError(e).code === 'VALIDATION' && errorText(e).includes('"ids"')
-          ? 'This version of Letterdesk can export every row of the table but not a part of it: select all rows (Ctrl+A or ⌘A), or choose “Current view”.'
-          : errorText(e);
+      this.error = errorText(e);
     } finally {
       this.running = false;
       this.reading = null;
@@ -271,12 +267,17 @@ export class ExportDialogState {
 
   /**
    * The ids of the selected rows, read from the cache in chunks; null when every row of the view is
-   * selected (the view's query then names exactly those rows).
+   * selected (the view's query then names exactly those rows, however many).
+   * @throws Error when more than {@link MAX_QUERY_IDS} rows, but not all, are selected
    */
   async #selectedIds(): Promise<string[] | null> {
     const model = this.#viewModel;
     const total = await model.exactTotal();
-    if (isOpenEnded(model.selection) || count(model.selection, total) === total) return null;
+    const selected = count(model.selection, total);
+    if (selected === total) return null;
+    if (selected > MAX_QUERY_IDS) {
+      throw new Error(`${formatCount(selected)} rows are selected; an export of selected rows takes at most ${formatCount(MAX_QUERY_IDS)}. Select every row (Ctrl+A or ⌘A) or narrow the view with a search or filters, then choose “Current view”.`);
+    }
     const ids: string[] = [];
     this.reading = { done: 0, total: model.selectedCount };
     await model.readSelected((rows: { id: string }[]) => ids.push(...rows.map((r) => r.id)), { onProgress: (done, all) => (this.reading = { done, total: all }) });
@@ -308,12 +309,9 @@ export class ExportDialogState {
 }
 
 /**
- * A view's query narrowed to the rows with these ids (the selection), or the query itself for null.
- * `ids` (the rows whose id is in the list, in the query's order) is a field the main process's
- * query schemas and cache must accept; a main process without it refuses the request as invalid.
+ * A view's query narrowed to the rows with these ids (the selection: the rows whose id is in the
+ * list, in the query's order), or the query itself for null.
  */
 function withIds<Q extends ContactQuery | OrderQuery>(query: Q, ids: string[] | null): Q {
-  if (ids === null) return query;
-  const narrowed: Q & { ids: string[] } = { ...query, ids };
-  return narrowed;
+  return ids === null ? query : { ...query, ids };
 }

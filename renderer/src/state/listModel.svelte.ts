@@ -7,7 +7,7 @@
  * and are replaced in one step when the first page of the new result arrives. What the person does
  * with the keyboard meanwhile waits for that page and then acts on the new rows ({@link act}).
  */
-import type { RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
+import { MAX_THEN_BY, type RowCount, type RowPage, type RowWindow } from '../../../shared/query.ts';
 import type { ViewLocalSettings } from '../../../shared/views.ts';
 import { errorText, toDisplayError, type DisplayError } from '../lib/api.ts';
 import { clampWidth, defaultLayout, normaliseLayout, type ColumnLayout } from '../lib/columns.ts';
@@ -41,6 +41,8 @@ export interface ListSource<Row, Query, Facets, Filters> {
   check?(filters: Filters): FilterProblem<Filters> | null;
   /** The query's filter fields: what a saved view's settings may set (anything else in them is ignored). */
   filterKeys: readonly (keyof Filters & string)[];
+  /** Filter fields that say how another filter combines (labels: any or all), not filters of their own: never counted as active. */
+  modeKeys?: readonly (keyof Filters & string)[];
 }
 
 /**
@@ -83,6 +85,7 @@ export interface ListSnapshot<Filters, Column extends string> {
   searchText: string;
   filters: Filters;
   sort: SortState<Column> | null;
+  thenBy: SortState<Column>[];
   selection: RowSelection;
   anchor: number;
   cursor: number;
@@ -99,6 +102,7 @@ export interface ListSnapshot<Filters, Column extends string> {
 interface Persisted<Filters, Column extends string> {
   filters: Filters;
   sort: SortState<Column> | null;
+  thenBy?: SortState<Column>[];
   layout?: unknown;
   /** Column widths as remembered before layouts existed. */
   widths?: Record<string, number>;
@@ -117,6 +121,8 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   appliedSearch = $state('');
   filters = $state.raw<Filters>({} as Filters);
   sort = $state.raw<SortState<Column> | null>(null);
+  /** Further sort keys (Shift+click on a header), applied in turn among rows the keys before leave equal. */
+  thenBy = $state.raw<SortState<Column>[]>([]);
   /** Which columns show, in which order and width. */
   layout = $state.raw<ColumnLayout>(defaultLayout());
   /**
@@ -168,8 +174,9 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     const search = this.appliedSearch.trim();
     if (search) q.search = search;
     if (this.sort) q.sort = { column: this.sort.column, direction: this.sort.direction };
+    if (this.sort && this.thenBy.length > 0) q.thenBy = this.thenBy.map((k) => ({ column: k.column, direction: k.direction }));
     if (this.viewId !== null) q.view = this.viewId;
-    return q as Filters & { search?: string; sort?: SortState<Column> };
+    return q as Filters & { search?: string; sort?: SortState<Column>; thenBy?: SortState<Column>[] };
   });
 
   /** The list's settings differ from those its open saved view was saved with. */
@@ -177,7 +184,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** Number of active filters (not counting search). */
   activeFilterCount = $derived(
-    Object.values(this.filters).filter((v) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)).length,
+    Object.entries(this.filters).filter(([k, v]) => !this.source.modeKeys?.includes(k as keyof Filters & string) && v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0)).length,
   );
 
   /** Rows selected (with an open-ended selection, counted against the total on screen). */
@@ -236,6 +243,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     const saved = loadSetting<Persisted<Filters, Column>>(profileKey(this.#profileId, this.source.name), { filters: {} as Filters, sort: null });
     this.filters = (saved.filters ?? {}) as Filters;
     this.sort = saved.sort ?? null;
+    this.thenBy = validKeys(saved.thenBy);
     this.layout = normaliseLayout(saved.layout ?? { widths: saved.widths ?? {} });
     this.searchText = '';
     this.appliedSearch = '';
@@ -252,6 +260,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     saveSetting(profileKey(this.#profileId, this.source.name), {
       filters: $state.snapshot(this.filters),
       sort: this.sort,
+      thenBy: this.thenBy,
       layout: this.layout,
     });
   }
@@ -320,11 +329,46 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     void this.setScope({} as Filters);
   }
 
-  /** Click on a column header: ascending → descending → default order. */
-  cycleSort(column: Column): void {
-    if (!this.sort || this.sort.column !== column) this.sort = { column, direction: 'asc' };
-    else if (this.sort.direction === 'asc') this.sort = { column, direction: 'desc' };
-    else this.sort = null;
+  /**
+   * Click on a column header: ascending → descending → default order, by this column alone.
+   * With `add` (Shift+click) the column becomes the next sort key instead (at most
+   * {@link MAX_THEN_BY} after the first; the last one is replaced when full), or, already a key,
+   * turns ascending → descending → off, keeping the other keys.
+   */
+  cycleSort(column: Column, add = false): void {
+    if (!add || !this.sort) {
+      if (!this.sort || this.sort.column !== column || this.thenBy.length > 0) this.sort = { column, direction: 'asc' };
+      else if (this.sort.direction === 'asc') this.sort = { column, direction: 'desc' };
+      else this.sort = null;
+      this.thenBy = [];
+    } else if (this.sort.column === column) {
+      if (this.sort.direction === 'asc') this.sort = { column, direction: 'desc' };
+      else {
+        // The first key goes; the next one takes its place.
+        const [next, ...rest] = this.thenBy;
+        this.sort = next ?? null;
+        this.thenBy = rest;
+      }
+    } else {
+      const at = this.thenBy.findIndex((k) => k.column === column);
+      const key = this.thenBy[at];
+      if (!key) this.thenBy = [...this.thenBy.slice(0, MAX_THEN_BY - 1), { column, direction: 'asc' }];
+      else if (key.direction === 'asc') this.thenBy = this.thenBy.map((k, i) => (i === at ? { column, direction: 'desc' } : k));
+      else this.thenBy = this.thenBy.filter((_, i) => i !== at);
+    }
+    this.#persist();
+    void this.refresh();
+  }
+
+  /** Every sort key in order: the first, then {@link thenBy} (empty for the default order). */
+  get sortKeys(): SortState<Column>[] {
+    return this.sort ? [this.sort, ...this.thenBy] : [];
+  }
+
+  /** Sorts by one column alone, in a direction (the header menu's sort choices). */
+  setSort(column: Column, direction: 'asc' | 'desc'): void {
+    this.sort = { column, direction };
+    this.thenBy = [];
     this.#persist();
     void this.refresh();
   }
@@ -353,6 +397,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     this.viewId = id;
     this.filters = filters as Filters;
     this.sort = sort && typeof sort.column === 'string' && (sort.direction === 'asc' || sort.direction === 'desc') ? { column: sort.column, direction: sort.direction } : null;
+    this.thenBy = this.sort ? validKeys(query.thenBy) : [];
     this.searchText = typeof query.search === 'string' ? query.search : '';
     this.appliedSearch = this.searchText;
     this.layout = normaliseLayout(settings.layout ?? {});
@@ -796,6 +841,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       searchText: this.searchText,
       filters: this.filters,
       sort: this.sort,
+      thenBy: this.thenBy,
       selection: this.selection,
       anchor: this.anchor,
       cursor: this.cursor,
@@ -819,6 +865,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     this.appliedSearch = snap.searchText;
     this.filters = snap.filters;
     this.sort = snap.sort;
+    this.thenBy = snap.thenBy;
     this.#persist();
     if (before === JSON.stringify(this.query) && this.total !== null && !this.#awaiting && !this.loading) {
       this.#applyPosition(snap);
@@ -864,6 +911,15 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     }
     return false;
   }
+}
+
+/** Sort keys as kept in settings (written by any version): the well-formed ones, at most {@link MAX_THEN_BY}. */
+function validKeys<Column extends string>(value: unknown): SortState<Column>[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((k): k is SortState<Column> => typeof k === 'object' && k !== null && typeof k.column === 'string' && (k.direction === 'asc' || k.direction === 'desc'))
+    .slice(0, MAX_THEN_BY)
+    .map((k) => ({ column: k.column, direction: k.direction }));
 }
 
 /** JSON with every object's keys sorted: equal settings give equal text, whatever order they were set in. */

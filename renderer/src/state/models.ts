@@ -52,7 +52,8 @@ export function createContactsModel(): ContactsModel {
     count: (query) => call('countContacts', { query: withLocalCreatedDays(query) }),
     facets: (query) => call('contactFacets', { query: withLocalCreatedDays(query) }),
     check: checkContactFilters,
-    filterKeys: ['labels', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore', 'changed', 'invalidOnly'],
+    modeKeys: ['labelsMode'],
+    filterKeys: ['labels', 'labelsMode', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore', 'changed', 'invalidOnly'],
   });
 }
 
