@@ -6,6 +6,12 @@
  * Queries never flicker: while a new search or filter is being answered, the old rows stay on screen
  * and are replaced in one step when the first page of the new result arrives. What the person does
  * with the keyboard meanwhile waits for that page and then acts on the new rows ({@link act}).
+ *
+ * A search is sent as it is typed, without waiting for the typing to pause. Each list keeps at most
+ * one first-page read out at a time: a query asked meanwhile waits for it, a query superseded
+ * while waiting is never sent, and an answer to a superseded query is dropped. The counts that
+ * follow a result (facets, the exact total) go out only once it has stayed current for a moment,
+ * so the database worker never works through a queue of searches nobody looks at any more.
  */
 import type { RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
 import type { ViewLocalSettings } from '../../../shared/views.ts';
@@ -18,8 +24,11 @@ import { loadSetting, profileKey, saveSetting } from '../lib/storage.ts';
 export const PAGE_SIZE = 100;
 /** Pages kept in memory per view (least recently used are dropped). */
 const MAX_PAGES = 60;
-/** Search debounce in milliseconds. */
-export const SEARCH_DEBOUNCE_MS = 120;
+/**
+ * Milliseconds a result must stay current before its facet counts and exact total are asked for:
+ * longer than the time between two keys of someone typing, so typing asks for none of them.
+ */
+export const SECONDARY_DELAY_MS = 150;
 /** Most rows one read of a selection asks the cache for (the contract's window limit). */
 export const READ_CHUNK = 1000;
 /** Windows of a selection read ahead while the previous one is handed on. */
@@ -111,7 +120,7 @@ interface Persisted<Filters, Column extends string> {
 export class ListModel<Row extends { id: string }, Filters extends object, Column extends string, Facets> {
   readonly source: ListSource<Row, Filters & { search?: string; sort?: SortState<Column> }, Facets, Filters>;
 
-  /** Text in the search box (applied after the debounce). */
+  /** Text in the search box (applied at once, see {@link setSearch}). */
   searchText = $state('');
   /** The search the rows on screen answer. */
   appliedSearch = $state('');
@@ -190,7 +199,8 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   #inflight = new Set<number>();
   #gen = 0;
-  #debounce: ReturnType<typeof setTimeout> | undefined;
+  /** Settles when the first-page read that is out (one per list) has its answer; null when none is out. */
+  #firstRead: Promise<void> | null = null;
   #profileId: string | null = null;
   #visible: [number, number] = [0, 40];
   #top = 0;
@@ -198,8 +208,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   #followSelection = false;
   /** After the cache changed: the current record, to select again where its page puts it now. */
   #reselectId: string | null = null;
-  /** Search text was typed and its query is not sent yet (the debounce runs). */
-  #typing = false;
   /** A new result's first page is on its way. */
   #pendingResult = false;
   /** Actions that wait for the new result, in the order they came. */
@@ -243,7 +251,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** A new result is on its way (search typed, query sent): key presses wait for it. */
   get #awaiting(): boolean {
-    return this.#typing || this.#pendingResult;
+    return this.#pendingResult;
   }
 
   #persist(): void {
@@ -258,18 +266,17 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   // ---- search, filters, sort ----------------------------------------------------------------
 
-  /** Updates the search box; the query runs after {@link SEARCH_DEBOUNCE_MS}. */
+  /**
+   * Updates the search box and asks for its result at once; a search typed on while it is being
+   * answered supersedes it ({@link refresh}).
+   */
   setSearch(text: string): void {
     this.searchText = text;
-    clearTimeout(this.#debounce);
-    this.#typing = text !== this.appliedSearch;
-    this.#debounce = setTimeout(() => this.flushSearch(), SEARCH_DEBOUNCE_MS);
+    this.flushSearch();
   }
 
-  /** Applies the search box immediately (Enter in the box). */
+  /** Applies the search box (Enter in the box; {@link setSearch} does on every change). */
   flushSearch(): void {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     if (this.appliedSearch === this.searchText) {
       this.#settle();
       return;
@@ -280,8 +287,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** Sets the search and applies it at once (a link, "Search for this value"). */
   searchFor(text: string): Promise<void> {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     this.searchText = text;
     this.appliedSearch = text;
     return this.refresh();
@@ -306,8 +311,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** Replaces the filters and the search at once (a followed link's scope). */
   setScope(filters: Filters, search = ''): Promise<void> {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     this.filters = filters;
     this.searchText = search;
     this.appliedSearch = search;
@@ -344,8 +347,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
    * fields) are applied as far as they are understood.
    */
   openView(id: string, settings: ViewLocalSettings): Promise<void> {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     const query = (typeof settings.query === 'object' && settings.query !== null && !Array.isArray(settings.query) ? settings.query : {}) as Record<string, unknown>;
     const filters: Record<string, unknown> = {};
     for (const key of this.source.filterKeys) if (query[key] !== undefined && query[key] !== null) filters[key] = query[key];
@@ -364,8 +365,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   /** Back to every record, with the full list's own remembered filters, sort and columns. */
   leaveView(): Promise<void> {
     if (this.viewId === null) return Promise.resolve();
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     this.viewId = null;
     this.#savedSettings = null;
     this.#loadRemembered();
@@ -490,6 +489,12 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     this.#inflight.clear();
     this.loading = true;
     if (!keepPosition) this.#pendingResult = true;
+    // One first-page read out per list: wait for the one that is out; a newer query asked
+    // meanwhile makes this one superseded, and it is never sent.
+    while (this.#firstRead) {
+      await this.#firstRead;
+      if (gen !== this.#gen) return;
+    }
     const query = $state.snapshot(this.query) as typeof this.query;
     const top = restore ? restore.top : keepPosition ? this.#visible[0] : 0;
     const firstPage = Math.floor(top / PAGE_SIZE);
@@ -497,7 +502,16 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     // record, not on its old row number.
     const currentId = keepPosition ? (this.#reselectId ?? this.cursorRow?.id ?? null) : null;
     try {
-      const page = await this.source.page(query, { offset: firstPage * PAGE_SIZE, limit: PAGE_SIZE });
+      const read = this.source.page(query, { offset: firstPage * PAGE_SIZE, limit: PAGE_SIZE });
+      const answered: Promise<void> = read.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.#firstRead = answered;
+      void answered.then(() => {
+        if (this.#firstRead === answered) this.#firstRead = null;
+      });
+      const page = await read;
       if (gen !== this.#gen) return;
       // eslint-disable-next-line svelte/prefer-svelte-reactivity
       this.#pages = new Map([[firstPage, page.rows]]);
@@ -523,8 +537,12 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       this.ensureRange(top, top + 60, top);
       this.#pendingResult = false;
       this.#settle();
-      if (!page.total.exact) void this.#exactCount(query, gen);
-      void this.#loadFacets(query, gen);
+      // Only for a result that stays: a search still being typed supersedes it before then.
+      setTimeout(() => {
+        if (gen !== this.#gen) return;
+        if (!page.total.exact) void this.#exactCount(query, gen);
+        void this.#loadFacets(query, gen);
+      }, SECONDARY_DELAY_MS);
     } catch (error) {
       if (gen !== this.#gen) return;
       this.loading = false;
@@ -809,8 +827,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** Returns to a snapshot: its search, filters and sort, then its selection, detail and scroll position. */
   restore(snap: ListSnapshot<Filters, Column>): Promise<void> {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     const before = JSON.stringify(this.query);
     this.viewId = snap.viewId;
     this.#savedSettings = snap.savedSettings;
