@@ -25,10 +25,16 @@ export const PAGE_SIZE = 100;
 /** Pages kept in memory per view (least recently used are dropped). */
 const MAX_PAGES = 60;
 /**
+ * Reads of rows on screen a view keeps out at once. While the table scrolls faster than the
+ * answers come, the next read asks for what is on screen when the last one answers, not for every
+ * page scrolled past.
+ */
+const PAGE_READS_OUT = 1;
+/**
  * Milliseconds a result must stay current before its facet counts and exact total are asked for:
  * longer than the time between two keys of someone typing, so typing asks for none of them.
  */
-export const SECONDARY_DELAY_MS = 150;
+export const SECONDARY_DELAY_MS = 250;
 /** Most rows one read of a selection asks the cache for (the contract's window limit). */
 export const READ_CHUNK = 1000;
 /** Windows of a selection read ahead while the previous one is handed on. */
@@ -198,6 +204,8 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   #pages = new Map<number, Row[]>();
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   #inflight = new Set<number>();
+  /** Reads of {@link ensureRange}'s pages out for the current result. */
+  #pageReads = 0;
   #gen = 0;
   /** Settles when the first-page read that is out (one per list) has its answer; null when none is out. */
   #firstRead: Promise<void> | null = null;
@@ -418,30 +426,53 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   ensureRange(start: number, end: number, top = start): void {
     this.#visible = [start, end];
     this.#top = top;
-    const total = this.total?.count ?? 0;
-    if (total === 0) return;
-    const last = Math.min(end, total - 1);
-    for (let p = Math.floor(Math.max(0, start) / PAGE_SIZE); p <= Math.floor(last / PAGE_SIZE); p++) {
-      if (this.#pages.has(p) || this.#inflight.has(p)) continue;
-      void this.#fetchPage(p, this.#gen);
-    }
+    this.#readVisible();
   }
 
-  async #fetchPage(p: number, gen: number): Promise<void> {
-    this.#inflight.add(p);
+  /**
+   * Asks, in one call, for the pages of the rows on screen that are neither loaded nor on their
+   * way, unless {@link PAGE_READS_OUT} reads are out already: then the answer of one of those
+   * asks again for what is on screen by then.
+   */
+  #readVisible(): void {
+    const total = this.total?.count ?? 0;
+    if (total === 0 || this.#pageReads >= PAGE_READS_OUT) return;
+    const [start, end] = this.#visible;
+    const last = Math.min(end, total - 1);
+    let from = -1;
+    let to = -1;
+    for (let p = Math.floor(Math.max(0, start) / PAGE_SIZE); p <= Math.floor(last / PAGE_SIZE); p++) {
+      if (this.#pages.has(p) || this.#inflight.has(p)) continue;
+      if (from < 0) from = p;
+      to = p;
+    }
+    if (from >= 0) void this.#fetchPages(from, Math.min(to, from + READ_CHUNK / PAGE_SIZE - 1), this.#gen);
+  }
+
+  /** Reads pages `from`…`to` (inclusive) of result `gen` in one call and keeps them. */
+  async #fetchPages(from: number, to: number, gen: number): Promise<void> {
+    for (let p = from; p <= to; p++) this.#inflight.add(p);
+    this.#pageReads++;
+    let ok = false;
     try {
-      const page = await this.source.page($state.snapshot(this.query) as typeof this.query, { offset: p * PAGE_SIZE, limit: PAGE_SIZE });
+      const page = await this.source.page($state.snapshot(this.query) as typeof this.query, { offset: from * PAGE_SIZE, limit: (to - from + 1) * PAGE_SIZE });
       if (gen !== this.#gen) return;
-      this.#store(p, page.rows);
+      for (let p = from; p <= to; p++) this.#store(p, page.rows.slice((p - from) * PAGE_SIZE, (p - from + 1) * PAGE_SIZE));
       if (page.total.exact || !this.total?.exact) this.total = page.total;
-      // A page arrived, so reading works again: an earlier page's error no longer applies.
+      // Pages arrived, so reading works again: an earlier read's error no longer applies.
       this.failure = null;
-      this.#placeSelection(p, page.rows);
+      for (let p = from; p <= to; p++) this.#placeSelection(p, this.#pages.get(p) ?? []);
       this.version++;
+      ok = true;
     } catch (error) {
       if (gen === this.#gen) this.failure = toDisplayError(error);
     } finally {
-      if (gen === this.#gen) this.#inflight.delete(p);
+      if (gen === this.#gen) {
+        for (let p = from; p <= to; p++) this.#inflight.delete(p);
+        this.#pageReads--;
+        // After a failure the next scroll asks again (no retry loop).
+        if (ok) this.#readVisible();
+      }
     }
   }
 
@@ -487,6 +518,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     const { keepPosition = false, restore } = typeof options === 'boolean' ? { keepPosition: options } : options;
     const gen = ++this.#gen;
     this.#inflight.clear();
+    this.#pageReads = 0;
     this.loading = true;
     if (!keepPosition) this.#pendingResult = true;
     // One first-page read out per list: wait for the one that is out; a newer query asked
