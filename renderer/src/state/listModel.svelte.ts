@@ -209,6 +209,12 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   #gen = 0;
   /** Settles when the first-page read that is out (one per list) has its answer; null when none is out. */
   #firstRead: Promise<void> | null = null;
+  /** The next refresh only changes the sort: the facet counts and the exact total stay what they are. */
+  #sortOnly = false;
+  /** The query, without its sort, whose facet counts are on screen (null after any other change). */
+  #facetsFor: string | null = null;
+  /** The exact total of that query, once counted. */
+  #exactFor: { key: string; total: RowCount } | null = null;
   #profileId: string | null = null;
   #visible: [number, number] = [0, 40];
   #top = 0;
@@ -337,6 +343,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     else if (this.sort.direction === 'asc') this.sort = { column, direction: 'desc' };
     else this.sort = null;
     this.#persist();
+    this.#sortOnly = true;
     void this.refresh();
   }
 
@@ -519,6 +526,11 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     const gen = ++this.#gen;
     this.#inflight.clear();
     this.#pageReads = 0;
+    if (!this.#sortOnly) {
+      this.#facetsFor = null;
+      this.#exactFor = null;
+    }
+    this.#sortOnly = false;
     this.loading = true;
     if (!keepPosition) this.#pendingResult = true;
     // One first-page read out per list: wait for the one that is out; a newer query asked
@@ -547,7 +559,8 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       if (gen !== this.#gen) return;
       // eslint-disable-next-line svelte/prefer-svelte-reactivity
       this.#pages = new Map([[firstPage, page.rows]]);
-      this.total = page.total;
+      const key = withoutSort(query);
+      this.total = !page.total.exact && this.#exactFor?.key === key ? this.#exactFor.total : page.total;
       this.failure = null;
       this.#followSelection = false;
       this.#reselectId = null;
@@ -570,11 +583,15 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       this.#pendingResult = false;
       this.#settle();
       // Only for a result that stays: a search still being typed supersedes it before then.
-      setTimeout(() => {
-        if (gen !== this.#gen) return;
-        if (!page.total.exact) void this.#exactCount(query, gen);
-        void this.#loadFacets(query, gen);
-      }, SECONDARY_DELAY_MS);
+      // Another sort of the same rows keeps both.
+      const wanted = { count: !this.total.exact, facets: this.#facetsFor !== key };
+      if (wanted.count || wanted.facets) {
+        setTimeout(() => {
+          if (gen !== this.#gen) return;
+          if (wanted.count) void this.#exactCount(query, gen, key);
+          if (wanted.facets) void this.#loadFacets(query, gen, key);
+        }, SECONDARY_DELAY_MS);
+      }
     } catch (error) {
       if (gen !== this.#gen) return;
       this.loading = false;
@@ -585,11 +602,12 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     }
   }
 
-  async #exactCount(query: typeof this.query, gen: number): Promise<void> {
+  async #exactCount(query: typeof this.query, gen: number, key: string): Promise<void> {
     try {
       const exact = await this.source.count(query);
       if (gen !== this.#gen) return;
       this.total = exact;
+      this.#exactFor = { key, total: exact };
       const mode = this.#endWanted;
       if (mode !== null) {
         this.#endWanted = null;
@@ -600,10 +618,12 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     }
   }
 
-  async #loadFacets(query: typeof this.query, gen: number): Promise<void> {
+  async #loadFacets(query: typeof this.query, gen: number, key: string): Promise<void> {
     try {
       const facets = await this.source.facets(query);
-      if (gen === this.#gen) this.facets = facets;
+      if (gen !== this.#gen) return;
+      this.facets = facets;
+      this.#facetsFor = key;
     } catch {
       // Facet counts are secondary; the filter options keep their last counts.
     }
@@ -912,6 +932,11 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     }
     return false;
   }
+}
+
+/** A query without its sort, as text: what facet counts and totals depend on. */
+function withoutSort(query: object): string {
+  return stableJson({ ...query, sort: null });
 }
 
 /** JSON with every object's keys sorted: equal settings give equal text, whatever order they were set in. */
