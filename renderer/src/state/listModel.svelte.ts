@@ -6,6 +6,12 @@
  * Queries never flicker: while a new search or filter is being answered, the old rows stay on screen
  * and are replaced in one step when the first page of the new result arrives. What the person does
  * with the keyboard meanwhile waits for that page and then acts on the new rows ({@link act}).
+ *
+ * A search is sent as it is typed, without waiting for the typing to pause. Each list keeps at most
+ * one first-page read out at a time: a query asked meanwhile waits for it, a query superseded
+ * while waiting is never sent, and an answer to a superseded query is dropped. The counts that
+ * follow a result (facets, the exact total) go out only once it has stayed current for a moment,
+ * so the database worker never works through a queue of searches nobody looks at any more.
  */
 import { MAX_THEN_BY, type RowCount, type RowPage, type RowWindow } from '../../../shared/query.ts';
 import type { ViewLocalSettings } from '../../../shared/views.ts';
@@ -18,8 +24,17 @@ import { loadSetting, profileKey, saveSetting } from '../lib/storage.ts';
 export const PAGE_SIZE = 100;
 /** Pages kept in memory per view (least recently used are dropped). */
 const MAX_PAGES = 60;
-/** Search debounce in milliseconds. */
-export const SEARCH_DEBOUNCE_MS = 120;
+/**
+ * Reads of rows on screen a view keeps out at once. While the table scrolls faster than the
+ * answers come, the next read asks for what is on screen when the last one answers, not for every
+ * page scrolled past.
+ */
+const PAGE_READS_OUT = 1;
+/**
+ * Milliseconds a result must stay current before its facet counts and exact total are asked for:
+ * longer than the time between two keys of someone typing, so typing asks for none of them.
+ */
+export const SECONDARY_DELAY_MS = 250;
 /** Most rows one read of a selection asks the cache for (the contract's window limit). */
 export const READ_CHUNK = 1000;
 /** Windows of a selection read ahead while the previous one is handed on. */
@@ -115,7 +130,7 @@ interface Persisted<Filters, Column extends string> {
 export class ListModel<Row extends { id: string }, Filters extends object, Column extends string, Facets> {
   readonly source: ListSource<Row, Filters & { search?: string; sort?: SortState<Column> }, Facets, Filters>;
 
-  /** Text in the search box (applied after the debounce). */
+  /** Text in the search box (applied at once, see {@link setSearch}). */
   searchText = $state('');
   /** The search the rows on screen answer. */
   appliedSearch = $state('');
@@ -196,8 +211,17 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   #pages = new Map<number, Row[]>();
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   #inflight = new Set<number>();
+  /** Reads of {@link ensureRange}'s pages out for the current result. */
+  #pageReads = 0;
   #gen = 0;
-  #debounce: ReturnType<typeof setTimeout> | undefined;
+  /** Settles when the first-page read that is out (one per list) has its answer; null when none is out. */
+  #firstRead: Promise<void> | null = null;
+  /** The next refresh only changes the sort: the facet counts and the exact total stay what they are. */
+  #sortOnly = false;
+  /** The query, without its sort, whose facet counts are on screen (null after any other change). */
+  #facetsFor: string | null = null;
+  /** The exact total of that query, once counted. */
+  #exactFor: { key: string; total: RowCount } | null = null;
   #profileId: string | null = null;
   #visible: [number, number] = [0, 40];
   #top = 0;
@@ -205,8 +229,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   #followSelection = false;
   /** After the cache changed: the current record, to select again where its page puts it now. */
   #reselectId: string | null = null;
-  /** Search text was typed and its query is not sent yet (the debounce runs). */
-  #typing = false;
   /** A new result's first page is on its way. */
   #pendingResult = false;
   /** Actions that wait for the new result, in the order they came. */
@@ -251,7 +273,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** A new result is on its way (search typed, query sent): key presses wait for it. */
   get #awaiting(): boolean {
-    return this.#typing || this.#pendingResult;
+    return this.#pendingResult;
   }
 
   #persist(): void {
@@ -267,18 +289,17 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   // ---- search, filters, sort ----------------------------------------------------------------
 
-  /** Updates the search box; the query runs after {@link SEARCH_DEBOUNCE_MS}. */
+  /**
+   * Updates the search box and asks for its result at once; a search typed on while it is being
+   * answered supersedes it ({@link refresh}).
+   */
   setSearch(text: string): void {
     this.searchText = text;
-    clearTimeout(this.#debounce);
-    this.#typing = text !== this.appliedSearch;
-    this.#debounce = setTimeout(() => this.flushSearch(), SEARCH_DEBOUNCE_MS);
+    this.flushSearch();
   }
 
-  /** Applies the search box immediately (Enter in the box). */
+  /** Applies the search box (Enter in the box; {@link setSearch} does on every change). */
   flushSearch(): void {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     if (this.appliedSearch === this.searchText) {
       this.#settle();
       return;
@@ -289,8 +310,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** Sets the search and applies it at once (a link, "Search for this value"). */
   searchFor(text: string): Promise<void> {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     this.searchText = text;
     this.appliedSearch = text;
     return this.refresh();
@@ -315,8 +334,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** Replaces the filters and the search at once (a followed link's scope). */
   setScope(filters: Filters, search = ''): Promise<void> {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     this.filters = filters;
     this.searchText = search;
     this.appliedSearch = search;
@@ -370,6 +387,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     this.sort = { column, direction };
     this.thenBy = [];
     this.#persist();
+    this.#sortOnly = true;
     void this.refresh();
   }
 
@@ -388,8 +406,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
    * fields) are applied as far as they are understood.
    */
   openView(id: string, settings: ViewLocalSettings): Promise<void> {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     const query = (typeof settings.query === 'object' && settings.query !== null && !Array.isArray(settings.query) ? settings.query : {}) as Record<string, unknown>;
     const filters: Record<string, unknown> = {};
     for (const key of this.source.filterKeys) if (query[key] !== undefined && query[key] !== null) filters[key] = query[key];
@@ -409,8 +425,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   /** Back to every record, with the full list's own remembered filters, sort and columns. */
   leaveView(): Promise<void> {
     if (this.viewId === null) return Promise.resolve();
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     this.viewId = null;
     this.#savedSettings = null;
     this.#loadRemembered();
@@ -464,30 +478,53 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   ensureRange(start: number, end: number, top = start): void {
     this.#visible = [start, end];
     this.#top = top;
-    const total = this.total?.count ?? 0;
-    if (total === 0) return;
-    const last = Math.min(end, total - 1);
-    for (let p = Math.floor(Math.max(0, start) / PAGE_SIZE); p <= Math.floor(last / PAGE_SIZE); p++) {
-      if (this.#pages.has(p) || this.#inflight.has(p)) continue;
-      void this.#fetchPage(p, this.#gen);
-    }
+    this.#readVisible();
   }
 
-  async #fetchPage(p: number, gen: number): Promise<void> {
-    this.#inflight.add(p);
+  /**
+   * Asks, in one call, for the pages of the rows on screen that are neither loaded nor on their
+   * way, unless {@link PAGE_READS_OUT} reads are out already: then the answer of one of those
+   * asks again for what is on screen by then.
+   */
+  #readVisible(): void {
+    const total = this.total?.count ?? 0;
+    if (total === 0 || this.#pageReads >= PAGE_READS_OUT) return;
+    const [start, end] = this.#visible;
+    const last = Math.min(end, total - 1);
+    let from = -1;
+    let to = -1;
+    for (let p = Math.floor(Math.max(0, start) / PAGE_SIZE); p <= Math.floor(last / PAGE_SIZE); p++) {
+      if (this.#pages.has(p) || this.#inflight.has(p)) continue;
+      if (from < 0) from = p;
+      to = p;
+    }
+    if (from >= 0) void this.#fetchPages(from, Math.min(to, from + READ_CHUNK / PAGE_SIZE - 1), this.#gen);
+  }
+
+  /** Reads pages `from`…`to` (inclusive) of result `gen` in one call and keeps them. */
+  async #fetchPages(from: number, to: number, gen: number): Promise<void> {
+    for (let p = from; p <= to; p++) this.#inflight.add(p);
+    this.#pageReads++;
+    let ok = false;
     try {
-      const page = await this.source.page($state.snapshot(this.query) as typeof this.query, { offset: p * PAGE_SIZE, limit: PAGE_SIZE });
+      const page = await this.source.page($state.snapshot(this.query) as typeof this.query, { offset: from * PAGE_SIZE, limit: (to - from + 1) * PAGE_SIZE });
       if (gen !== this.#gen) return;
-      this.#store(p, page.rows);
+      for (let p = from; p <= to; p++) this.#store(p, page.rows.slice((p - from) * PAGE_SIZE, (p - from + 1) * PAGE_SIZE));
       if (page.total.exact || !this.total?.exact) this.total = page.total;
-      // A page arrived, so reading works again: an earlier page's error no longer applies.
+      // Pages arrived, so reading works again: an earlier read's error no longer applies.
       this.failure = null;
-      this.#placeSelection(p, page.rows);
+      for (let p = from; p <= to; p++) this.#placeSelection(p, this.#pages.get(p) ?? []);
       this.version++;
+      ok = true;
     } catch (error) {
       if (gen === this.#gen) this.failure = toDisplayError(error);
     } finally {
-      if (gen === this.#gen) this.#inflight.delete(p);
+      if (gen === this.#gen) {
+        for (let p = from; p <= to; p++) this.#inflight.delete(p);
+        this.#pageReads--;
+        // After a failure the next scroll asks again (no retry loop).
+        if (ok) this.#readVisible();
+      }
     }
   }
 
@@ -533,8 +570,20 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     const { keepPosition = false, restore } = typeof options === 'boolean' ? { keepPosition: options } : options;
     const gen = ++this.#gen;
     this.#inflight.clear();
+    this.#pageReads = 0;
+    if (!this.#sortOnly) {
+      this.#facetsFor = null;
+      this.#exactFor = null;
+    }
+    this.#sortOnly = false;
     this.loading = true;
     if (!keepPosition) this.#pendingResult = true;
+    // One first-page read out per list: wait for the one that is out; a newer query asked
+    // meanwhile makes this one superseded, and it is never sent.
+    while (this.#firstRead) {
+      await this.#firstRead;
+      if (gen !== this.#gen) return;
+    }
     const query = $state.snapshot(this.query) as typeof this.query;
     const top = restore ? restore.top : keepPosition ? this.#visible[0] : 0;
     const firstPage = Math.floor(top / PAGE_SIZE);
@@ -542,11 +591,21 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     // record, not on its old row number.
     const currentId = keepPosition ? (this.#reselectId ?? this.cursorRow?.id ?? null) : null;
     try {
-      const page = await this.source.page(query, { offset: firstPage * PAGE_SIZE, limit: PAGE_SIZE });
+      const read = this.source.page(query, { offset: firstPage * PAGE_SIZE, limit: PAGE_SIZE });
+      const answered: Promise<void> = read.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.#firstRead = answered;
+      void answered.then(() => {
+        if (this.#firstRead === answered) this.#firstRead = null;
+      });
+      const page = await read;
       if (gen !== this.#gen) return;
       // eslint-disable-next-line svelte/prefer-svelte-reactivity
       this.#pages = new Map([[firstPage, page.rows]]);
-      this.total = page.total;
+      const key = withoutSort(query);
+      this.total = !page.total.exact && this.#exactFor?.key === key ? this.#exactFor.total : page.total;
       this.failure = null;
       this.#followSelection = false;
       this.#reselectId = null;
@@ -568,8 +627,16 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       this.ensureRange(top, top + 60, top);
       this.#pendingResult = false;
       this.#settle();
-      if (!page.total.exact) void this.#exactCount(query, gen);
-      void this.#loadFacets(query, gen);
+      // Only for a result that stays: a search still being typed supersedes it before then.
+      // Another sort of the same rows keeps both.
+      const wanted = { count: !this.total.exact, facets: this.#facetsFor !== key };
+      if (wanted.count || wanted.facets) {
+        setTimeout(() => {
+          if (gen !== this.#gen) return;
+          if (wanted.count) void this.#exactCount(query, gen, key);
+          if (wanted.facets) void this.#loadFacets(query, gen, key);
+        }, SECONDARY_DELAY_MS);
+      }
     } catch (error) {
       if (gen !== this.#gen) return;
       this.loading = false;
@@ -580,11 +647,12 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     }
   }
 
-  async #exactCount(query: typeof this.query, gen: number): Promise<void> {
+  async #exactCount(query: typeof this.query, gen: number, key: string): Promise<void> {
     try {
       const exact = await this.source.count(query);
       if (gen !== this.#gen) return;
       this.total = exact;
+      this.#exactFor = { key, total: exact };
       const mode = this.#endWanted;
       if (mode !== null) {
         this.#endWanted = null;
@@ -595,10 +663,12 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
     }
   }
 
-  async #loadFacets(query: typeof this.query, gen: number): Promise<void> {
+  async #loadFacets(query: typeof this.query, gen: number, key: string): Promise<void> {
     try {
       const facets = await this.source.facets(query);
-      if (gen === this.#gen) this.facets = facets;
+      if (gen !== this.#gen) return;
+      this.facets = facets;
+      this.#facetsFor = key;
     } catch {
       // Facet counts are secondary; the filter options keep their last counts.
     }
@@ -855,8 +925,6 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   /** Returns to a snapshot: its search, filters and sort, then its selection, detail and scroll position. */
   restore(snap: ListSnapshot<Filters, Column>): Promise<void> {
-    clearTimeout(this.#debounce);
-    this.#typing = false;
     const before = JSON.stringify(this.query);
     this.viewId = snap.viewId;
     this.#savedSettings = snap.savedSettings;
@@ -920,6 +988,11 @@ function validKeys<Column extends string>(value: unknown): SortState<Column>[] {
     .filter((k): k is SortState<Column> => typeof k === 'object' && k !== null && typeof k.column === 'string' && (k.direction === 'asc' || k.direction === 'desc'))
     .slice(0, MAX_THEN_BY)
     .map((k) => ({ column: k.column, direction: k.direction }));
+}
+
+/** A query without its sort keys, as text: what facet counts and totals depend on. */
+function withoutSort(query: object): string {
+  return stableJson({ ...query, sort: null, thenBy: null });
 }
 
 /** JSON with every object's keys sorted: equal settings give equal text, whatever order they were set in. */
