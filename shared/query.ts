@@ -4,7 +4,10 @@
  * exactly the rows a {@link ContactQuery} / {@link OrderQuery} selects, in its sort order).
  */
 import { z } from 'zod';
+import { MAX_QUERY_IDS, MAX_THEN_BY } from './queryLimits.ts';
 import { viewIdSchema } from './views.ts';
+
+export { MAX_QUERY_IDS, MAX_THEN_BY };
 
 const MAX_SEARCH = 200;
 const MAX_LIST = 200;
@@ -12,8 +15,6 @@ const isoDate = z.iso.date(); // YYYY-MM-DD, interpreted in UTC
 const isoInstant = z.iso.datetime(); // YYYY-MM-DDTHH:MM:SS(.sss)Z
 
 export const sortDirection = z.enum(['asc', 'desc']);
-/** Most sort keys after the first (`thenBy`): three keys in all. */
-export const MAX_THEN_BY = 2;
 export type SortDirection = z.infer<typeof sortDirection>;
 
 /** Columns a contact view can sort by. `lastName`: the person's name by last name, then first name. */
@@ -47,11 +48,6 @@ const changedFilter = z.array(recordChange).max(3).optional();
 /** "Only records kept as invalid": records that did not match §2, kept with their reason. */
 const invalidOnlyFilter = z.boolean().optional();
 
-/**
- * Most record ids a query's `ids` may name: a partial selection of the table (exports, copies).
- * A selection of every matching row is sent as the query itself, never as a list of ids.
- */
-export const MAX_QUERY_IDS = 100_000;
 /**
  * A record's id as the cache keys it: digits (§2), or whatever a record kept as invalid carried as
  * its id (any text without control characters), so that such a record can be named too. Only ever

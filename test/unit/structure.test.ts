@@ -1,19 +1,20 @@
 /**
- * House rules that keep the main side easy to change (docs/architecture.md): SQL lives in
- * electron/main/cache/ only, and no module grows past 400 lines. Read from the sources themselves.
+ * House rules that keep the code easy to change (docs/architecture.md): SQL lives in
+ * electron/main/cache/ only, no module there grows past 400 lines, and the page never loads zod.
+ * Read from the sources themselves.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const main = join(root, 'electron', 'main');
 
-function sources(dir: string): string[] {
+function sources(dir: string, name = /\.(ts|js)$/): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.(ts|js)$/.test(entry.name) ? [path] : [];
+    if (entry.isDirectory()) return sources(path, name);
+    return name.test(entry.name) ? [path] : [];
   });
 }
 
@@ -36,5 +37,32 @@ describe('electron/main', () => {
       .flatMap((f) => f.text.split('\n').map((line, i) => ({ at: `${f.path}:${i + 1}`, line: line.trim() })))
       .filter(({ line }) => sql.test(line) && !line.startsWith('*') && !line.startsWith('//'));
     expect(outside).toEqual([]);
+  });
+});
+
+describe('renderer/src', () => {
+  const rendererFiles = sources(join(root, 'renderer', 'src'), /\.(ts|svelte)$/);
+  /** Relative modules a file imports values from (type-only imports are erased in the build). */
+  const valueImports = (path: string): string[] =>
+    [...readFileSync(path, 'utf8').matchAll(/^\s*import\s+(?!type\b)([^;]*?)\s+from\s+'(\.[^']+)'/gms)]
+      .filter(([, names]) => !/^\{[^}]*\}$/s.test(names!.trim()) || names!.replace(/[{}\s]/g, '').split(',').some((n) => n !== '' && !n.startsWith('type')))
+      .map(([, , spec]) => resolve(dirname(path), spec!));
+  /** Whether loading `path` loads zod, through its value imports. */
+  const loadsZod = (path: string, seen = new Set<string>()): boolean => {
+    if (seen.has(path) || !path.endsWith('.ts')) return false;
+    seen.add(path);
+    if (/^\s*import\s+(?!type\b)[^;]*?from\s+'zod'/m.test(readFileSync(path, 'utf8'))) return true;
+    return valueImports(path).some((p) => loadsZod(p, seen));
+  };
+
+  it('loads no module that loads zod: its start-up check is an eval the CSP refuses', () => {
+    const shared = join(root, 'shared');
+    const offending = rendererFiles.flatMap((file) =>
+      valueImports(file)
+        .filter((p) => p.startsWith(shared) && loadsZod(p))
+        .map((p) => `${relative(root, file)} → ${relative(root, p)}`),
+    );
+    expect(rendererFiles.length).toBeGreaterThan(30);
+    expect(offending).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@
  */
 import type { AnyExportKind, CsvOptions, ExportColumn, ExportRequest, ExportResult } from '../../../shared/contract.ts';
 import type { CampaignQuery, TemplateQuery } from '../../../shared/summaries.ts';
-import { MAX_QUERY_IDS, type ContactQuery, type OrderQuery, type RowCount } from '../../../shared/query.ts';
+import { MAX_QUERY_IDS } from '../../../shared/queryLimits.ts';
+import type { ContactQuery, OrderQuery, RowCount } from '../../../shared/query.ts';
 import { bridge, call, errorText } from '../lib/api.ts';
 import { orderedColumns } from '../lib/columns.ts';
 import { formatCount } from '../lib/format.ts';

@@ -13,7 +13,8 @@
  * follow a result (facets, the exact total) go out only once it has stayed current for a moment,
  * so the database worker never works through a queue of searches nobody looks at any more.
  */
-import { MAX_THEN_BY, type RowCount, type RowPage, type RowWindow } from '../../../shared/query.ts';
+import { MAX_THEN_BY } from '../../../shared/queryLimits.ts';
+import type { RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
 import type { ViewLocalSettings } from '../../../shared/views.ts';
 import { errorText, toDisplayError, type DisplayError } from '../lib/api.ts';
 import { clampWidth, defaultLayout, normaliseLayout, type ColumnLayout } from '../lib/columns.ts';
