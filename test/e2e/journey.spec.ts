@@ -250,7 +250,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await expect.poll(async () => parseCount(await countText(page))).toBe(allCount);
   await search.fill(prefix);
   await expect.poll(async () => parseCount(await countText(page))).toBe(searchCount);
-  await page.getByRole('group', { name: 'Labels' }).locator('label').first().locator('input').check();
+  await page.getByRole('group', { name: 'Labels' }).locator('label:has(input[type="checkbox"])').first().locator('input').check();
   await expect.poll(async () => parseCount(await countText(page))).toBeLessThanOrEqual(searchCount);
   await dataRows(page, 'contacts-grid').first().click();
   await expect(page.getByTestId('detail-panel').getByRole('heading', { name: 'Address', level: 3 })).toBeVisible();

@@ -152,6 +152,8 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   /** Row count of the result on screen; null before the first answer. */
   total = $state.raw<RowCount | null>(null);
   facets = $state.raw<Facets | null>(null);
+  /** The facet counts belong to the result on screen (false while a new result's counts are read). */
+  facetsCurrent = $state(true);
   /** A query is being answered (old rows stay on screen meanwhile). */
   loading = $state(false);
   /** Why the last query failed, or null (the view shows its text and offers the action that fixes it). */
@@ -631,6 +633,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       // Only for a result that stays: a search still being typed supersedes it before then.
       // Another sort of the same rows keeps both.
       const wanted = { count: !this.total.exact, facets: this.#facetsFor !== key };
+      this.facetsCurrent = !wanted.facets;
       if (wanted.count || wanted.facets) {
         setTimeout(() => {
           if (gen !== this.#gen) return;
@@ -670,6 +673,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
       if (gen !== this.#gen) return;
       this.facets = facets;
       this.#facetsFor = key;
+      this.facetsCurrent = true;
     } catch {
       // Facet counts are secondary; the filter options keep their last counts.
     }
