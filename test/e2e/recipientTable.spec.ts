@@ -3,7 +3,8 @@
  * sample API: a header row and one row per recipient; click, Ctrl+click, Shift+click, Ctrl+A and the
  * arrow keys select; Ctrl+C copies the selection as tab-separated text with a header row (read back
  * from the clipboard and compared with the cache); Enter and a double-click open the recipient's
- * contact. axe in both themes, screenshots of a multi-selection in both themes.
+ * contact; F6 goes to the detail panel itself. axe and screenshots of a multi-selection in both
+ * themes.
  */
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
@@ -36,6 +37,10 @@ test('an order’s recipients are selected, copied and opened like a table’s r
   await expect(panel).toContainText(`#${order!.id}`);
   const table = panel.getByRole('grid', { name: 'Recipients of this order' });
   await expect(table).toBeVisible();
+  // F6 from the orders table goes to the detail panel, not to the grid inside it.
+  await grid(page, 'Orders').focus();
+  await page.keyboard.press('F6');
+  await expect(panel).toBeFocused();
 
   // A header row and one row per recipient.
   const titles = (await table.getByRole('columnheader').allTextContents()).map((t) => t.trim());
