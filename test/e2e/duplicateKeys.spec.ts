@@ -110,7 +110,7 @@ test('labels and recipients that repeat a title or an id show in the tables and 
   await expect(orderRow).toContainText(`1 of ${recipients.length}`);
   await orderRow.click();
   await expect(detail).toContainText(`#${order.id}`);
-  const list = detail.getByRole('list', { name: 'Recipients' });
+  const list = detail.getByRole('grid', { name: 'Recipients of this order' });
   await expect(list.getByRole('button', { name: 'Open contact Zyxtwin Repeated' })).toHaveCount(2);
   await expect(list.getByRole('button', { name: 'Open contact Zyxtwin Entry' }).first()).toBeVisible();
   await app.screenshot('41-order-repeated-recipients');

@@ -184,7 +184,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await orderButton.click();
   await expect(page.getByRole('grid', { name: 'Orders' })).toBeVisible();
   await expect(page.getByTestId('detail-panel')).toContainText(`#${orderId}`);
-  await expect(page.getByRole('list', { name: 'Recipients' })).toBeVisible();
+  await expect(page.getByRole('grid', { name: 'Recipients of this order' })).toBeVisible();
   await app.screenshot('09-order-detail-from-contact');
   step(`order ${orderId}`);
 
@@ -201,9 +201,10 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   expect(statusCells.length).toBeGreaterThan(0);
   expect(new Set(statusCells.map((s) => s.trim()))).toEqual(new Set([statusCode]));
   await dataRows(page, 'orders-grid').first().click();
-  const recipients = page.getByRole('list', { name: 'Recipients' });
+  const recipients = page.getByRole('grid', { name: 'Recipients of this order' });
   await expect(recipients).toBeVisible();
-  await expect(recipients.locator('li').first()).toContainText('Tracking');
+  await expect(recipients.getByRole('columnheader', { name: 'Tracking code' })).toBeVisible();
+  await expect(recipients.locator('[role="row"][aria-rowindex="2"] [data-col="tracking"]')).not.toBeEmpty();
   await expect(page.getByTestId('detail-panel')).toContainText(/Campaign/);
   await expect(page.getByTestId('detail-panel')).toContainText(/Postage/);
   await expectAccessible(page, 'orders');
@@ -259,7 +260,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await page.keyboard.press('Control+2');
   await expect(dataRows(page, 'orders-grid').first()).toBeVisible();
   await dataRows(page, 'orders-grid').first().click();
-  await expect(page.getByRole('list', { name: 'Recipients' })).toBeVisible();
+  await expect(page.getByRole('grid', { name: 'Recipients of this order' })).toBeVisible();
   await app.screenshot('16-offline-orders');
 
   // Export works from the cache too.

@@ -226,14 +226,14 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   await page.keyboard.press('Control+2');
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(unknownOrderId);
   await orders.getByRole('row').filter({ hasText: unknownOrderId }).click();
-  const recipients = detail.getByRole('list', { name: 'Recipients' });
+  const recipients = detail.getByRole('grid', { name: 'Recipients of this order' });
   const removedName = order.contacts.at(-1)!.contact.fullName;
   const moverName = order.contacts[0]!.contact.fullName;
-  const removedEntry = recipients.locator('li').filter({ hasText: removedName });
+  const removedEntry = recipients.getByRole('row').filter({ hasText: removedName });
   await expect(removedEntry.getByTestId('recipient-snapshot')).toContainText('Not in the cached contacts');
   await expect(removedEntry.getByRole('button')).toHaveCount(0);
   await expect(removedEntry).not.toContainText(/deleted/i);
-  const moverEntry = recipients.locator('li').filter({ hasText: moverName });
+  const moverEntry = recipients.getByRole('row').filter({ hasText: moverName });
   await expect(moverEntry.getByTestId('address-changed')).toBeVisible();
   await removedEntry.scrollIntoViewIfNeeded();
   await app.screenshot('67-order-recipient-snapshots');

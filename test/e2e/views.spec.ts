@@ -247,7 +247,7 @@ test('views made in the editor hold what the service returns, and keep working o
   await expect(page.getByTestId('view-as-of')).toContainText('Offline — data from');
   await expect.poll(() => shownCount(page)).toBe(refunded.length);
   await rowAt(grid(page, 'Orders'), 0).click();
-  await expect(page.getByRole('list', { name: 'Recipients' })).toBeVisible();
+  await expect(page.getByRole('grid', { name: 'Recipients of this order' })).toBeVisible();
   expect(await exportColumn(app, 'Order ID')).toEqual(refunded);
 
   // Back returns to the previous view; the Contacts item shows every contact again.
