@@ -68,6 +68,16 @@ test('a connected profile’s form names two status codes; a bad code is pointed
   await table.getByRole('button', { name: 'Remove status 1' }).click();
   await form.getByRole('button', { name: 'Save changes' }).click();
   await expect.poll(() => app.core.profiles.get(acme.id)?.statusNames).toEqual({ '5': { name: 'Delivered', colour: 'green' } });
+
+  // Template previews can be turned off in the same form, and the form shows the setting again.
+  const previews = form.getByRole('checkbox', { name: 'Download template previews during a sync' });
+  await expect(previews).toBeChecked();
+  await previews.uncheck();
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect.poll(() => app.core.profiles.get(acme.id)?.previews).toBe(false);
+  await page.reload();
+  await page.keyboard.press('Control+6');
+  await expect(page.getByRole('checkbox', { name: 'Download template previews during a sync' })).not.toBeChecked();
 });
 
 test('the sample data’s profile names status codes too', async ({ app }) => {
