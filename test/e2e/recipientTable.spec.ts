@@ -89,6 +89,29 @@ test('an order’s recipients are selected, copied and opened like a table’s r
   await page.keyboard.press('ArrowUp');
   expect(await selectedIndexes(table)).toEqual([1]);
 
+  // --- The context menu: a right-click selects its row; Copy as CSV; Shift+F10 from the keyboard ----
+  await cell(2).click({ button: 'right' });
+  const menu = page.getByRole('menu', { name: 'Recipient actions' });
+  await expect(menu).toBeVisible();
+  expect(await selectedIndexes(table)).toEqual([2]);
+  await app.screenshot('recipients-context-menu');
+  await setClipboard(page, 'before');
+  await menu.getByRole('menuitem', { name: 'Copy as CSV' }).click();
+  await expect(menu).toBeHidden();
+  await expect(table).toBeFocused();
+  await expect.poll(() => clipboardText(page)).not.toBe('before');
+  const csv = (await clipboardText(page)).trim().split(/\r?\n/);
+  expect(csv).toHaveLength(2);
+  expect(csv[0]).toContain('Tracking code');
+  expect(csv[0]).toContain(',');
+  expect(csv[1]).toContain(recipients[2]!.fullName);
+  await page.keyboard.press('Shift+F10');
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('menuitem', { name: 'Copy', exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(table).toBeFocused();
+
   // --- Enter opens the current recipient's contact; so does a double-click ---------------------------
   const cachedIndex = recipients.findIndex((r) => r.contactInCache);
   expect(cachedIndex).toBeGreaterThanOrEqual(0);
