@@ -208,7 +208,7 @@ test('views made in the editor hold what the service returns, and keep working o
   expect(found.every((id) => failed.includes(id))).toBe(true);
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill('');
   await expect.poll(() => shownCount(page)).toBe(failed.length);
-  // The counts are read once they belong to the rows on screen (they are dimmed until then).
+  // The counts are read once they belong to the rows on screen (they show in italics until then).
   await expect(page.getByRole('group', { name: 'Labels' })).toHaveAttribute('aria-busy', 'false');
   const labelOption = page.getByRole('group', { name: 'Labels' }).locator('label:has(input[type="checkbox"])').first();
   const labelCount = numberIn(await labelOption.locator('.count').textContent());
