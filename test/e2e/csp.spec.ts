@@ -135,9 +135,7 @@ test('every screen of the normal journey renders under the policy without a viol
 
   await app.open();
   await expect(page.getByRole('heading', { name: 'Welcome to Letterdesk' })).toBeVisible();
-  await page.getByRole('button', { name: /Explore with sample data/ }).click();
-  await expect(page.getByTestId('status-sync')).toBeVisible();
-  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 90_000 });
+  await app.exploreSampleData(90_000);
 
   // Contacts: the virtual table places rows and sizes columns with style: directives.
   await page.keyboard.press('Control+1');

@@ -54,8 +54,7 @@ test('switching to a profile whose cache is damaged shows nothing of the previou
   test.setTimeout(120_000);
   const { page, core } = app;
   await app.open();
-  await page.getByRole('button', { name: /Explore with sample data/ }).click();
-  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
+  await app.exploreSampleData(60_000);
   const nav = page.getByRole('navigation', { name: 'Main' });
   await expect(nav.getByRole('button', { name: /Contacts/ })).toContainText('150');
 

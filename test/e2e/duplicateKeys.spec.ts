@@ -57,8 +57,7 @@ test('labels and recipients that repeat a title or an id show in the tables and 
   }
 
   await app.open();
-  await page.getByRole('button', { name: /Explore with sample data/ }).click();
-  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 90_000 });
+  await app.exploreSampleData(90_000);
 
   // Contacts table: the three contacts with their labels as chips.
   await page.keyboard.press('Control+1');

@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildLetterdeskApi } from '../../shared/bridge.ts';
-import { CALL_NAMES, EVENT_NAMES, type EventName, type EventPayload } from '../../shared/contract.ts';
+import { CALL_NAMES, EVENT_NAMES, type EventName, type EventPayload, type SyncStatus } from '../../shared/contract.ts';
 import { serveRenderer } from './rendererServer.ts';
 import { createCore, type Core, type PlatformServices } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
@@ -42,6 +42,12 @@ export interface AppHarness {
   open(): Promise<void>;
   /** Screenshot of the current screen in light and dark mode, into test-results/screenshots. */
   screenshot(name: string): Promise<void>;
+  /**
+   * Clicks "Explore with sample data" and waits until its first sync has ended in main (every
+   * resource has a run on record, nothing runs) and the page no longer shows it running. Waiting for
+   * the spinner alone can pass before the sync starts, or between its resources.
+   */
+  exploreSampleData(timeoutMs?: number): Promise<void>;
 }
 
 /** Installs `window.letterdesk` in `page`, backed by `handlers` through `dispatchCall`. */
@@ -135,6 +141,23 @@ export const test = base.extend<HarnessOptions & { app: AppHarness }>({
       async open() {
         await page.goto(server.url);
         core.start();
+      },
+      async exploreSampleData(timeoutMs = 90_000) {
+        await page.getByRole('button', { name: /Explore with sample data/ }).click();
+        const handlers = createHandlers(core);
+        await expect
+          .poll(
+            async () => {
+              const status = await dispatchCall(handlers, 'getSyncStatus', {});
+              if (!status.ok) return 'no status yet';
+              const { running, history } = status.value as SyncStatus;
+              const ended = new Set(history.map((run) => run.resource));
+              return !running && ended.has('contacts') && ended.has('orders') ? 'ended' : 'running';
+            },
+            { timeout: timeoutMs },
+          )
+          .toBe('ended');
+        await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: timeoutMs });
       },
       async screenshot(name) {
         mkdirSync(SCREENSHOT_DIR, { recursive: true });

@@ -49,8 +49,7 @@ test('first sync: contacts keep changing while read; the contacts view says they
   // the contacts run fails (DRIFT) while the orders arrive. Every request was answered, so the
   // service is online: this is about the contacts' data, not about the service.
   app.core.sampleApi.server?.setFaults({ drift: { inserts: 1 }, endpoints: ['contacts'] });
-  await page.getByRole('button', { name: /Explore with sample data/ }).click();
-  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
+  await app.exploreSampleData(60_000);
   await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/);
   await expect(page.getByTestId('offline-banner')).toBeHidden();
   await page.keyboard.press('Control+1');

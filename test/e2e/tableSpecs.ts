@@ -10,9 +10,7 @@ import { expect, type AppHarness } from './harness.ts';
 export async function syncSample(app: AppHarness, timeout = 120_000): Promise<void> {
   const { page } = app;
   await app.open();
-  await page.getByRole('button', { name: /Explore with sample data/ }).click();
-  await expect(page.getByTestId('status-sync')).toBeVisible();
-  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout });
+  await app.exploreSampleData(timeout);
   await page.keyboard.press('Control+1');
   await expect(grid(page, 'Contacts').locator('[role="row"][aria-rowindex="2"] .skeleton')).toHaveCount(0);
 }

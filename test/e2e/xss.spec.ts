@@ -61,8 +61,7 @@ test('record text with HTML and script is shown as text; hostile URL schemes are
   dataset.updateOrder(order2.id, { template: { ...order2.template, templateUrl: HOSTILE_URLS[4], thumbnailUrl: HOSTILE_URLS[5] } });
 
   await app.open();
-  await page.getByRole('button', { name: /Explore with sample data/ }).click();
-  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 90_000 });
+  await app.exploreSampleData(90_000);
 
   const expectNothingRan = async (where: string) => {
     const state = await page.evaluate(() => {
