@@ -40,6 +40,11 @@ export interface AppHarness {
   platformLog: PlatformLog;
   /** Loads the app page (after the bindings are in place). */
   open(): Promise<void>;
+  /**
+   * Reloads the page and waits until the app has read its profiles and status: it then shows the
+   * page it remembers, and a shortcut pressed earlier could be overruled by that.
+   */
+  reload(): Promise<void>;
   /** Screenshot of the current screen in light and dark mode, into test-results/screenshots. */
   screenshot(name: string): Promise<void>;
   /**
@@ -141,6 +146,10 @@ export const test = base.extend<HarnessOptions & { app: AppHarness }>({
       async open() {
         await page.goto(server.url);
         core.start();
+      },
+      async reload() {
+        await page.reload();
+        await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
       },
       async exploreSampleData(timeoutMs = 90_000) {
         await page.getByRole('button', { name: /Explore with sample data/ }).click();

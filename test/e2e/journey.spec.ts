@@ -332,7 +332,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   step('cleared and resynced');
 
   // A reload (the app restarting) brings back the last view, the sort and the column width.
-  await page.reload();
+  await app.reload();
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
   await page.keyboard.press('Control+1');
   await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');

@@ -42,7 +42,7 @@ test('a connected profile’s form names two status codes; a bad code is pointed
   expect(app.core.profiles.get(acme.id)).toMatchObject({ name: 'Acme', baseUrl: 'https://acme.example.com/api/v1', pageSize: 100 });
 
   // After a reload the form shows them again, by code.
-  await page.reload();
+  await app.reload();
   await page.keyboard.press('Control+6');
   const table = page.getByTestId('status-names');
   await expect(table.getByRole('textbox', { name: 'Name of status 1' })).toHaveValue('Received');
@@ -75,7 +75,7 @@ test('a connected profile’s form names two status codes; a bad code is pointed
   await previews.uncheck();
   await form.getByRole('button', { name: 'Save changes' }).click();
   await expect.poll(() => app.core.profiles.get(acme.id)?.previews).toBe(false);
-  await page.reload();
+  await app.reload();
   await page.keyboard.press('Control+6');
   await expect(page.getByRole('checkbox', { name: 'Download template previews during a sync' })).not.toBeChecked();
 });

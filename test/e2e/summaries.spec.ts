@@ -209,7 +209,7 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
 
   // --- Offline: the sample API (also the previews' host) is gone; the same previews show ---------
   await takeSampleApiDown(app);
-  await page.reload();
+  await app.reload();
   await page.keyboard.press('Control+3');
   await expect(page.getByRole('heading', { name: 'Templates', level: 1 })).toBeVisible();
   expect(await loadedPreviews(page.getByRole('list', { name: 'Templates' }))).toBe(truth.templates.size);

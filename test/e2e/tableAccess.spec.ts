@@ -72,7 +72,7 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   await expect(table).toBeFocused();
 
   // --- The skip link: the first Tab stop, shown when focused, straight to the table ----------------
-  await page.reload();
+  await app.reload();
   await expect(rowAt(table, 0).locator('.skeleton')).toHaveCount(0);
   await page.keyboard.press('Tab');
   const skip = page.getByRole('button', { name: 'Skip to the table' });

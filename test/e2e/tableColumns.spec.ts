@@ -145,7 +145,7 @@ test('columns are shown, hidden, moved, resized and fitted, and remembered', asy
   // --- Remembered across a restart --------------------------------------------------------------
   const layout = await headerTitles(table);
   const widths = { email: await widthOf(table, 'Email'), state: await widthOf(table, 'State'), city: await widthOf(table, 'City') };
-  await page.reload();
+  await app.reload();
   await expect(rowAt(table, 0).locator('.skeleton')).toHaveCount(0);
   expect(await headerTitles(table)).toEqual(layout);
   expect({ email: await widthOf(table, 'Email'), state: await widthOf(table, 'State'), city: await widthOf(table, 'City') }).toEqual(widths);
@@ -202,7 +202,7 @@ test('Shift+click sorts by several columns, numbered in the headers; a name sort
   await app.screenshot('tables-multi-sort');
 
   // The sort is remembered across a restart.
-  await page.reload();
+  await app.reload();
   await expect(order('Verified')).toHaveText('3');
   await expect.poll(shown).toEqual(await emailsOf(three));
 

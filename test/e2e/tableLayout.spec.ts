@@ -102,7 +102,7 @@ test('the table keeps a usable width at 1024×700 and 900×560 with a detail ope
   expect(Math.round(await widthOf(filterPane))).toBe(280);
   await sidebar.getByRole('button', { name: 'Collapse the sidebar' }).click();
   await expect.poll(() => widthOf(sidebar)).toBeLessThan(60);
-  await page.reload();
+  await app.reload();
   await expect(rowAt(table, 0)).toBeVisible();
   expect(await widthOf(sidebar)).toBeLessThan(60);
   expect(Math.round(await widthOf(filterPane))).toBe(280);
