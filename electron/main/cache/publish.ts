@@ -8,8 +8,8 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
-import { dropLocaleRanks, withLocaleRanks } from './collation.ts';
-import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
+import { CONTACT_POSITIONS, ORDER_POSITIONS } from './positions.ts';
+import { removeScratch, scratchFileOf, startPositions, type PositionsBuild } from './sortPositions.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
 import { buildViewRowsNext, reconcileViewsOnPublish } from './viewMirror.ts';
@@ -54,55 +54,45 @@ function createNextIndexes(db: Database.Database, table: string, gen: string): v
 
 /** Drops `_next` / `_old` leftovers of an interrupted build or publish. */
 export function dropLeftovers(db: Database.Database, resource: Resource): void {
+  if (!db.memory) removeScratch(scratchFileOf(db.name, resource));
   for (const t of SNAPSHOT_TABLES[resource]) {
     db.exec(`DROP TABLE IF EXISTS ${t}_next`);
     db.exec(`DROP TABLE IF EXISTS ${t}_old`);
   }
 }
 
-/** The position expressions with their locale keys read from ranks of the staged values (collation.ts). */
-function rankedPositions(db: Database.Database, stage: string, positions: Record<string, string>): Record<string, string> {
-  const keys = Object.keys(positions);
-  const exprs = withLocaleRanks(db, stage, keys.map((k) => positions[k] as string));
-  return Object.fromEntries(keys.map((k, i) => [k, exprs[i] as string]));
+/**
+ * A sort position's stand-in while the positions are still computed: an integer stored in more
+ * bytes than any real position, so that writing the real one later shrinks each row in place.
+ */
+const POSITION_STAND_IN = 2 ** 31 - 1;
+
+/**
+ * Copies the staged rows into `target` in the default order (`order`: rn → staged rowid) with
+ * rowid = rn, walking that narrow table in rowid order so that no sort of the wide rows happens,
+ * with the sort positions of `positions` when they are known, else with stand-ins.
+ */
+function copyInOrder(db: Database.Database, stage: string, target: string, cols: string, names: readonly string[], order: string, positions: string | null): void {
+  const qualified = cols.split(', ').map((c) => `s.${c}`).join(', ');
+  const values = names.map((n) => (positions ? `p.${n}` : String(POSITION_STAND_IN))).join(', ');
+  const source = positions ? `${positions} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn` : `${order} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`;
+  db.exec(`INSERT INTO ${target} (rowid, ${cols}, ${names.join(', ')}) SELECT p.rn, ${qualified}, ${values} FROM ${source}`);
 }
 
-function positionsSelect(positions: Record<string, string>): { names: string; exprs: string } {
-  const keys = Object.keys(positions);
-  return {
-    names: keys.join(', '),
-    exprs: keys.map((k) => `row_number() OVER (ORDER BY ${positions[k]}, ${TIE}) - 1`).join(', '),
-  };
+/** Writes the sort positions of `positions` (rn → positions) into the rows copied with stand-ins. */
+function applyPositions(db: Database.Database, target: string, names: readonly string[], positions: string): void {
+  db.exec(`UPDATE ${target} SET (${names.join(', ')}) = (${names.map((n) => `p.${n}`).join(', ')}) FROM ${positions} p WHERE ${target}.rowid = p.rn`);
 }
 
 /**
- * Copies staging into `target` with rowid = default-order position and the sort positions. The
- * window sorts run over a narrow temp table (keys only), never over the wide rows with raw JSON;
- * the copy then walks that table in rowid order, so no wide sort happens at all.
+ * Copies the staged rows of a resource into its `_next` table and fills its search index from
+ * that table, while the sort positions are computed (in a worker thread for a large build).
  */
-function insertWithPositions(db: Database.Database, stage: string, target: string, cols: string, defaultOrder: string, pos: { names: string; exprs: string }): void {
-  // SQLite sizes each sorter by the page cache, and the window sorts run at once: a smaller cache
-  // for this one statement keeps the sync's peak memory down at no cost in time (the sorts spill
-  // to temp files either way).
-  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
-  db.pragma('cache_size = -1024');
-  try {
-    insertWithPositionsSorted(db, stage, target, cols, defaultOrder, pos);
-  } finally {
-    db.pragma(`cache_size = ${cacheSize}`);
-  }
-}
-
-function insertWithPositionsSorted(db: Database.Database, stage: string, target: string, cols: string, defaultOrder: string, pos: { names: string; exprs: string }): void {
-  db.exec('DROP TABLE IF EXISTS temp.build_positions');
-  db.exec(`CREATE TEMP TABLE build_positions (rn INTEGER PRIMARY KEY, srow INTEGER NOT NULL, ${pos.names.split(', ').map((n) => `${n} INTEGER`).join(', ')})`);
-  db.exec(`INSERT INTO temp.build_positions (rn, srow, ${pos.names})
-    SELECT row_number() OVER (ORDER BY ${defaultOrder}), rowid, ${pos.exprs} FROM ${stage}`);
-  const qualified = cols.split(', ').map((c) => `s.${c}`).join(', ');
-  const posCols = pos.names.split(', ').map((n) => `p.${n}`).join(', ');
-  db.exec(`INSERT INTO ${target} (rowid, ${cols}, ${pos.names})
-    SELECT p.rn, ${qualified}, ${posCols} FROM temp.build_positions p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`);
-  db.exec('DROP TABLE temp.build_positions');
+function copyAndIndex(db: Database.Database, positions: PositionsBuild, stage: string, target: string, cols: string, names: readonly string[], index: () => void): void {
+  const ready = positions.ready();
+  copyInOrder(db, stage, target, cols, names, positions.order(), ready ? positions.table() : null);
+  index();
+  if (!ready) applyPositions(db, target, names, positions.table());
 }
 
 export { contactFilterTokensSql, contactPhoneSearchSql } from './searchIndex.ts';
@@ -143,6 +133,13 @@ export interface BuildOptions {
    * recorded. @default false
    */
   compare?: boolean;
+  /**
+   * Staged rows from which the sort positions are computed in a worker thread (sortPositions.ts).
+   * @default WORKER_MIN_ROWS
+   */
+  workerMinRows?: number;
+  /** Called with where the sort positions were computed: in a worker thread, or in the connection. */
+  onPositions?: (computedIn: 'worker' | 'connection') => void;
 }
 
 /**
@@ -155,32 +152,34 @@ export interface BuildOptions {
  * @returns the number of rows built
  */
 export function buildNext(db: Database.Database, resource: Resource, gen: string, options: BuildOptions = {}): number {
-  const { onPhase, compare = false } = options;
+  const { onPhase, compare = false, workerMinRows, onPositions } = options;
   dropLeftovers(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
-  if (resource === 'contacts') {
-    const cols = CONTACT_STAGE_COLUMNS.join(', ');
-    const pos = positionsSelect(rankedPositions(db, 'stage_contacts', CONTACT_POSITIONS));
-    insertWithPositions(db, 'stage_contacts', 'contacts_next', cols, CONTACT_DEFAULT_ORDER, pos);
-    dropLocaleRanks(db);
-    db.exec(`INSERT INTO labels_next (id, title)
-      SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
-    db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
-      SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
-    onPhase?.('indexing');
-    withoutAutomerge(db, 'contacts_fts_next', () => db.exec(`INSERT INTO contacts_fts_next (rowid, ${CONTACT_FTS_COLUMNS})
-      SELECT c.rowid, ${contactFtsValuesSql('c', contactFilterTokensSql('c', 'contact_labels_next', 'labels_next'))} FROM contacts_next c`));
-  } else {
-    const cols = ORDER_STAGE_COLUMNS.join(', ');
-    const pos = positionsSelect(rankedPositions(db, 'stage_orders', ORDER_POSITIONS));
-    insertWithPositions(db, 'stage_orders', 'orders_next', cols, ORDER_DEFAULT_ORDER, pos);
-    dropLocaleRanks(db);
-    const rcols = RECIPIENT_COLUMNS.join(', ');
-    db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
-      WHERE order_id IN (SELECT id FROM stage_orders)`);
-    onPhase?.('indexing');
-    withoutAutomerge(db, 'orders_fts_next', () => db.exec(`INSERT INTO orders_fts_next (rowid, ${ORDER_FTS_COLUMNS})
-      SELECT o.rowid, ${orderFtsValuesSql('o', 'order_recipients_next')} FROM orders_next o`));
+  // The sort positions are computed meanwhile (in a worker thread for a large build): the copy
+  // and the search index need only the default order, which is the rowids.
+  const positions = startPositions(db, resource, workerMinRows);
+  try {
+    if (resource === 'contacts') {
+      db.exec(`INSERT INTO labels_next (id, title)
+        SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
+      db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
+        SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
+      onPhase?.('indexing');
+      copyAndIndex(db, positions, 'stage_contacts', 'contacts_next', CONTACT_STAGE_COLUMNS.join(', '), Object.keys(CONTACT_POSITIONS), () =>
+        withoutAutomerge(db, 'contacts_fts_next', () => db.exec(`INSERT INTO contacts_fts_next (rowid, ${CONTACT_FTS_COLUMNS})
+          SELECT c.rowid, ${contactFtsValuesSql('c', contactFilterTokensSql('c', 'contact_labels_next', 'labels_next'))} FROM contacts_next c`)));
+    } else {
+      const rcols = RECIPIENT_COLUMNS.join(', ');
+      db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
+        WHERE order_id IN (SELECT id FROM stage_orders)`);
+      onPhase?.('indexing');
+      copyAndIndex(db, positions, 'stage_orders', 'orders_next', ORDER_STAGE_COLUMNS.join(', '), Object.keys(ORDER_POSITIONS), () =>
+        withoutAutomerge(db, 'orders_fts_next', () => db.exec(`INSERT INTO orders_fts_next (rowid, ${ORDER_FTS_COLUMNS})
+          SELECT o.rowid, ${orderFtsValuesSql('o', 'order_recipients_next')} FROM orders_next o`)));
+    }
+    onPositions?.(positions.computedIn());
+  } finally {
+    positions.dispose();
   }
   if (compare) buildChangesNext(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts')) createNextIndexes(db, t, gen);
