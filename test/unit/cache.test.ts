@@ -11,7 +11,7 @@ import { contactFilterTokensSql, contactPhoneSearchSql } from '../../electron/ma
 import { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
 import { CONTACT_POSITIONS } from '../../electron/main/cache/positions.ts';
 import { CONTACT_SORT } from '../../electron/main/cache/viewParts.ts';
-import { reverse } from '../../electron/main/cache/viewRemoved.ts';
+import { reverse } from '../../electron/main/cache/positions.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
@@ -113,9 +113,21 @@ describe('windows, sorts, filters, facets', () => {
       const pos = CONTACT_SORT[column] as string;
       return pos === 'rowid' ? 'created_at, length(id), id' : `${CONTACT_POSITIONS[pos]}, length(id), id`;
     };
+    // Descending: the empty flag (a leading `(coalesce(…) …)` term) stays ascending, the rest is reversed.
+    const descending = (order: string): string => {
+      if (!order.startsWith('(coalesce(')) return reverse(order);
+      let depth = 0;
+      let i = 0;
+      for (; i < order.length; i++) {
+        if (order[i] === '(') depth++;
+        else if (order[i] === ')') depth--;
+        else if (order[i] === ',' && depth === 0) break;
+      }
+      return `${order.slice(0, i)}, ${reverse(order.slice(i + 1).trim())}`;
+    };
     for (const column of CONTACT_SORT_COLUMNS) {
       for (const direction of ['asc', 'desc'] as const) {
-        const order = direction === 'desc' ? reverse(refOrder(column)) : refOrder(column);
+        const order = direction === 'desc' ? descending(refOrder(column)) : refOrder(column);
         const ref = (db.prepare(`SELECT id FROM contacts ORDER BY ${order}`).all() as { id: string }[]).map((r) => r.id);
         for (const offset of [0, 1, 1234, 2950, 2999]) {
           const page = queryContacts(db, { sort: { column, direction } }, { offset, limit: 100 });

@@ -211,7 +211,7 @@ describe('text in the locale\'s order', () => {
   const collator = new Intl.Collator();
   const byId = (a: { id: string }, b: { id: string }) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-  it('names and companies sort as Intl.Collator sorts them, empty values last; descending is the exact reverse', () => {
+  it('names and companies sort as Intl.Collator sorts them, empty values last; descending reverses the others and keeps the empty ones last', () => {
     for (const [column, field] of [['name', 'full_name'], ['company', 'company_name'], ['city', 'city']] as const) {
       const rows = db.prepare(`SELECT id, ${field} AS v FROM contacts`).all() as { id: string; v: string | null }[];
       const filled = rows.filter((r) => r.v).sort((a, b) => collator.compare(a.v!, b.v!) || byId(a, b));
@@ -220,7 +220,8 @@ describe('text in the locale\'s order', () => {
       const asc = exportRows({ kind: 'contacts', query: { sort: { column, direction: 'asc' } }, columns: ['id'] }).map((r) => String(r[0]));
       expect(asc, column).toEqual(want);
       const page = queryContacts(db, { sort: { column, direction: 'desc' } }, { offset: 0, limit: 20 }).rows.map((r) => r.id);
-      expect(page).toEqual([...want].reverse().slice(0, 20));
+      const descending = [...filled.reverse(), ...empty.reverse()].map((r) => r.id);
+      expect(page).toEqual(descending.slice(0, 20));
     }
     const names = exportRows({ kind: 'contacts', query: { sort: { column: 'name', direction: 'asc' } }, columns: ['fullName'] }).map((r) => String(r[0]));
     expect(names.indexOf('Łukasz Nowak')).toBeLessThan(names.indexOf('Zachary Adams'));
@@ -248,12 +249,13 @@ describe('sorts by several keys and by last name', () => {
     const rows = db.prepare('SELECT id, state, full_name AS name, pos_state, pos_name FROM contacts').all() as { id: string; state: string | null; name: string | null; pos_state: number; pos_name: number }[];
     const group = new Map<string, number>();
     for (const r of rows) group.set(r.state ?? '', Math.min(group.get(r.state ?? '') ?? Infinity, r.pos_state));
-    const want = [...rows].sort((a, b) => group.get(a.state ?? '')! - group.get(b.state ?? '')! || b.pos_name - a.pos_name);
-    // Semantics: states in locale order, and within one state names in reverse locale order.
+    const want = [...rows].sort((a, b) => group.get(a.state ?? '')! - group.get(b.state ?? '')! || Number(!a.name) - Number(!b.name) || b.pos_name - a.pos_name);
+    // Semantics: states in locale order, and within one state names in reverse locale order, empty names last.
     for (let i = 1; i < want.length; i++) {
       const [a, b] = [want[i - 1]!, want[i]!];
       expect(text(a.state, b.state)).toBeLessThanOrEqual(0);
-      if (a.state === b.state) expect(text(a.name, b.name)).toBeGreaterThanOrEqual(0);
+      if (a.state === b.state && a.name && b.name) expect(text(a.name, b.name)).toBeGreaterThanOrEqual(0);
+      if (a.state === b.state && !a.name) expect(b.name).toBeFalsy();
     }
     const ids = want.map((r) => r.id);
     expect(all(q)).toEqual(ids);
@@ -267,7 +269,7 @@ describe('sorts by several keys and by last name', () => {
     }
   });
 
-  it('by last name, then first name, in locale order with empty last names last; descending is the reverse', () => {
+  it('by last name, then first name, in locale order with empty last names last in both directions', () => {
     const rows = db.prepare('SELECT id, first_name AS f, last_name AS l FROM contacts').all() as { id: string; f: string | null; l: string | null }[];
     const want = [...rows].sort((a, b) => text(a.l, b.l) || (a.l && b.l ? text(a.f, b.f) : 0) || a.id.length - b.id.length || (a.id < b.id ? -1 : 1)).map((r) => r.id);
     const asc = all({ sort: { column: 'lastName', direction: 'asc' } });
@@ -278,18 +280,24 @@ describe('sorts by several keys and by last name', () => {
     }
     expect(asc.length).toBe(want.length);
     expect(names.get(asc.at(-1)!)!.l).toBe('');
-    const page = queryContacts(db, { sort: { column: 'lastName', direction: 'desc' } }, { offset: 100, limit: 30 }).rows.map((r) => r.id);
-    expect(page).toEqual([...asc].reverse().slice(100, 130));
+    const filled = asc.filter((id) => names.get(id)!.l);
+    const descending = [...filled.reverse(), ...asc.slice(filled.length).reverse()];
+    for (const offset of [0, 100, filled.length - 10]) {
+      const page = queryContacts(db, { sort: { column: 'lastName', direction: 'desc' } }, { offset, limit: 30 }).rows.map((r) => r.id);
+      expect(page).toEqual(descending.slice(offset, offset + 30));
+    }
     // Ábrahám sorts with the A's, among the first last names.
     expect(asc.indexOf(rows.find((r) => r.l === 'Ábrahám')!.id)).toBeLessThan(asc.indexOf(rows.find((r) => r.l === 'Nowak')!.id));
   });
 
   it('orders: status, then campaign, then delivery date; the recipients export follows the same order', () => {
     const q: OrderQuery = { sort: { column: 'status', direction: 'desc' }, thenBy: [{ column: 'campaign', direction: 'asc' }, { column: 'deliveryDate', direction: 'desc' }] };
-    const rows = db.prepare('SELECT id, status, campaign_name AS c, pos_campaign, pos_delivery_date FROM orders').all() as { id: string; status: number; c: string; pos_campaign: number; pos_delivery_date: number }[];
+    const rows = db.prepare('SELECT id, status, campaign_name AS c, campaign_delivery_date AS d, pos_campaign, pos_delivery_date FROM orders').all() as { id: string; status: number; c: string; d: string | null; pos_campaign: number; pos_delivery_date: number }[];
     const group = new Map<string, number>();
     for (const r of rows) group.set(r.c, Math.min(group.get(r.c) ?? Infinity, r.pos_campaign));
-    const want = [...rows].sort((a, b) => b.status - a.status || group.get(a.c)! - group.get(b.c)! || b.pos_delivery_date - a.pos_delivery_date).map((r) => r.id);
+    // Orders without a delivery date last within their campaign, also in descending order.
+    const want = [...rows].sort((a, b) => b.status - a.status || group.get(a.c)! - group.get(b.c)! || Number(!a.d) - Number(!b.d) || b.pos_delivery_date - a.pos_delivery_date).map((r) => r.id);
+    expect(rows.some((r) => !r.d) && rows.some((r) => r.d)).toBe(true);
     expect(orderIds(q)).toEqual(want);
     expect(queryOrders(db, q, { offset: 250, limit: 25 }).rows.map((r) => r.id)).toEqual(want.slice(250, 275));
     const recipients = [...new Set(exportRows({ kind: 'recipients', query: q, columns: ['orderId'] }).map((r) => String(r[0])))];

@@ -9,10 +9,11 @@ import type Database from 'better-sqlite3';
 import type { AnyExportKind, ExportRequest } from '../../../shared/contract.ts';
 import type { StatusNames } from '../../../shared/statusNames.ts';
 import { resolveColumns, type ExportColumnDef } from './exportColumns.ts';
+import { chained, orderedParts, splitParams } from './emptyOrder.ts';
 import { openSnapshot } from './snapshot.ts';
 import { campaignListSql, templateListSql } from './summaries.ts';
 import { viewScope } from './viewScope.ts';
-import { ALL_RECORDS, contactViewSql, orderViewSql, type ViewScope } from './views.ts';
+import { ALL_RECORDS, contactViewSql, orderViewSql, type EmptySplit, type ViewScope } from './views.ts';
 
 /**
  * What an export reads: its kind, view query (null = everything), column keys (null = the default
@@ -24,6 +25,13 @@ export type ExportSelection = { [K in AnyExportKind]: Pick<Extract<ExportRequest
 export interface ExportSql {
   /** `SELECT <columns> FROM … WHERE … ORDER BY …` */
   select: string;
+  /**
+   * The same rows as statements to read one after the other (emptyOrder.ts `orderedParts`): `select`
+   * alone, or for a view with a `split` one statement per part, each walking an index; their
+   * parameters are `params` and those of `splitParams(db, split)`.
+   */
+  parts: string[];
+  split?: EmptySplit;
   /** `SELECT count(*) FROM … WHERE …` */
   count: string;
   params: Record<string, unknown>;
@@ -41,28 +49,30 @@ export type ExportCell = string | number | bigint | Uint8Array | null;
  */
 export function exportSql(selection: ExportSelection, scope: ViewScope = ALL_RECORDS): ExportSql {
   const columns = resolveColumns(selection.kind, selection.columns);
-  let view: { from: string; where: string; orderBy: string; params: Record<string, unknown> };
+  let view: { from: string; where: string; orderBy: string; params: Record<string, unknown>; split?: EmptySplit };
   let from: string;
-  let orderBy: string;
+  // Recipients follow their order's place, then their position in the order.
+  let then = '';
   if (selection.kind === 'contacts') {
     view = contactViewSql(selection.query ?? {}, undefined, scope);
     from = view.from;
-    orderBy = view.orderBy;
   } else if (selection.kind === 'templates' || selection.kind === 'campaigns') {
     view = selection.kind === 'templates' ? templateListSql(selection.query ?? {}) : campaignListSql(selection.query ?? {});
     from = view.from;
-    orderBy = view.orderBy;
   } else {
     const orders = orderViewSql(selection.query ?? {}, undefined, scope);
     view = orders;
     from = selection.kind === 'orders' ? orders.from : `${orders.from} JOIN ${orders.recipients} r ON r.order_id = o.id`;
-    orderBy = selection.kind === 'orders' ? orders.orderBy : `${orders.orderBy}, r.position`;
+    if (selection.kind === 'recipients') then = ', r.position';
   }
   const params = { ...view.params };
   const context = { statusNames: ('statusNames' in selection ? selection.statusNames : undefined) ?? {}, params };
   const list = columns.map((c) => (typeof c.sql === 'string' ? c.sql : c.sql(context))).join(', ');
+  const parts = orderedParts(view);
   return {
-    select: `SELECT ${list} FROM ${from} WHERE ${view.where} ORDER BY ${orderBy}`,
+    select: `SELECT ${list} FROM ${from} WHERE ${view.where} ORDER BY ${view.orderBy}${then}`,
+    parts: parts.map((p) => `SELECT ${list} FROM ${from} WHERE ${p.where} ORDER BY ${p.orderBy}${then}`),
+    ...(view.split ? { split: view.split } : {}),
     count: `SELECT count(*) FROM ${from} WHERE ${view.where}`,
     params,
     columns,
@@ -95,7 +105,8 @@ export function openExportRows(db: Database.Database, selection: ExportSelection
     const view = selection.kind === 'templates' || selection.kind === 'campaigns' ? undefined : selection.query?.view;
     const sql = exportSql(selection, viewScope(snapshot.db, resource, view));
     const total = Number(snapshot.db.prepare(sql.count).pluck().get(sql.params) ?? 0);
-    const rows = snapshot.db.prepare(sql.select).raw(true).iterate(sql.params) as IterableIterator<ExportCell[]>;
+    const params = { ...sql.params, ...splitParams(snapshot.db, sql.split) };
+    const rows = chained(sql.parts.map((part) => () => snapshot.db.prepare(part).raw(true).iterate(params) as IterableIterator<ExportCell[]>));
     return {
       kind: selection.kind,
       columns: sql.columns,

@@ -9,6 +9,7 @@ import type { ResourceState, SyncRun } from '../../../shared/contract.ts';
 import type { ContactQuery, ContactRow, OrderQuery, OrderRow, RowCount, RowPage, RowWindow } from '../../../shared/query.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_ROW_COLUMNS, ORDER_ROW_COLUMNS, read, stmt, str, toContactRow, toOrderRow, type Row } from './rows.ts';
+import { descendingRanges, firstEmptyMember, firstEmptyPosition, orderedParts, partParams } from './emptyOrder.ts';
 import { materializedOrder } from './materializedOrder.ts';
 import { isSimpleSort } from './sortOrder.ts';
 import { viewScope } from './viewScope.ts';
@@ -47,6 +48,28 @@ function exactCount(db: Database.Database, fullView: ViewSql): RowCount {
   return { count: (stmt(db, `SELECT count(*) AS n FROM ${view.from} WHERE ${view.where}`).get(view.params) as { n: number }).n, exact: true };
 }
 
+/**
+ * A window of the view's rows read part by part (emptyOrder.ts `orderedParts`): each part's rows
+ * from the offset left after the parts before it. A part that returns no row is counted to know
+ * how many of the offset it used.
+ */
+function partRows(db: Database.Database, view: ViewSql, columns: string, win: RowWindow): Row[] {
+  const parts = orderedParts(view);
+  const params = partParams(db, view);
+  const rows: Row[] = [];
+  let skip = win.offset;
+  for (const [i, part] of parts.entries()) {
+    const want = win.limit - rows.length;
+    if (want <= 0) break;
+    const got = stmt(db, `SELECT ${columns} FROM ${view.from} WHERE ${part.where} ORDER BY ${part.orderBy} LIMIT ${want} OFFSET ${skip}`).all(params) as Row[];
+    rows.push(...got);
+    if (got.length === want || i === parts.length - 1) continue;
+    // This part ended inside the window (it had skip + got rows), or before it.
+    skip = got.length > 0 ? 0 : Math.max(0, skip - (stmt(db, `SELECT count(*) FROM ${view.from} WHERE ${part.where}`).pluck().get(params) as number));
+  }
+  return rows;
+}
+
 function windowRows(db: Database.Database, kind: 'contacts' | 'orders', fullView: ViewSql, query: ContactQuery | OrderQuery, win: RowWindow): { rows: Row[]; total: RowCount } {
   const table = kind;
   const alias = kind === 'contacts' ? 'c' : 'o';
@@ -73,34 +96,41 @@ function windowRows(db: Database.Database, kind: 'contacts' | 'orders', fullView
     view = { ...view, from: `${order} x CROSS JOIN ${table} ${alias} ON ${alias}.rowid = x.row`, orderBy: 'x.pos' };
   }
   if (view.ranked) {
-    // A saved view's members, unfiltered: a range of their positions among the members.
+    // A saved view's members, unfiltered: ranges of their positions among the members.
     const n = view.known ?? 0;
     const col = sortPositionColumn(kind, sort);
     const first = win.offset;
     const last = Math.min(n, win.offset + win.limit) - 1;
     const ascending = col === 'rowid' ? !sort || sort.direction === 'desc' : sort?.direction !== 'desc';
-    const [lo, hi, dir] = ascending ? [first, last, 'ASC'] : [n - 1 - last, n - 1 - first, 'DESC'];
     const pos = col === 'rowid' ? 'pos_row' : col;
-    const rows = last < first ? [] : (stmt(db, `SELECT ${columns} FROM ${view.ranked.table} vm CROSS JOIN ${table} ${alias} ON ${alias}.rowid = vm.row
-      WHERE vm.member_key = :vkey AND vm.${pos} BETWEEN :lo AND :hi ORDER BY vm.${pos} ${dir}`).all({ vkey: view.params.vkey, lo, hi }) as Row[]);
+    const vkey = view.params.vkey as number;
+    // Descending: the non-empty members downwards, then the empty ones (emptyOrder.ts).
+    const ranges = last < first ? [] : ascending ? [{ lo: first, hi: last }]
+      : descendingRanges(first, last, n, col === 'rowid' ? n : firstEmptyMember(db, kind, view.ranked.table, vkey, col, n));
+    const range = stmt(db, `SELECT ${columns} FROM ${view.ranked.table} vm CROSS JOIN ${table} ${alias} ON ${alias}.rowid = vm.row
+      WHERE vm.member_key = :vkey AND vm.${pos} BETWEEN :lo AND :hi ORDER BY vm.${pos} ${ascending ? 'ASC' : 'DESC'}`);
+    const rows = ranges.flatMap(({ lo, hi }) => range.all({ vkey, lo, hi }) as Row[]);
     return { rows, total: { count: n, exact: true } };
   }
   if (view.all) {
-    // Unfiltered: a window is a range lookup on the precomputed positions (O(log n) anywhere).
+    // Unfiltered: a window is one or two range lookups on the precomputed positions (O(log n) anywhere).
     const n = tableSize(db, table);
     const col = sortPositionColumn(kind, sort);
-    let lo: number;
-    let hi: number;
+    let ranges: { lo: number; hi: number }[];
     let dir: string;
     const first = win.offset;
     const last = Math.min(n, win.offset + win.limit) - 1; // 0-based positions in view order
     if (col === 'rowid') {
       const newestFirst = !sort || sort.direction === 'desc';
-      [lo, hi, dir] = newestFirst ? [first + 1, last + 1, 'ASC'] : [n - last, n - first, 'DESC'];
+      [ranges, dir] = newestFirst ? [[{ lo: first + 1, hi: last + 1 }], 'ASC'] : [[{ lo: n - last, hi: n - first }], 'DESC'];
+    } else if (sort?.direction === 'desc') {
+      // The non-empty rows downwards, then the empty ones (emptyOrder.ts).
+      [ranges, dir] = [descendingRanges(first, last, n, firstEmptyPosition(db, kind, col)), 'DESC'];
     } else {
-      [lo, hi, dir] = sort?.direction === 'desc' ? [n - 1 - last, n - 1 - first, 'DESC'] : [first, last, 'ASC'];
+      [ranges, dir] = [[{ lo: first, hi: last }], 'ASC'];
     }
-    const rows = last < first ? [] : (stmt(db, `SELECT ${columns} FROM ${table} ${alias} WHERE ${alias}.${col} BETWEEN ? AND ? ORDER BY ${alias}.${col} ${dir}`).all(lo, hi) as Row[]);
+    const range = stmt(db, `SELECT ${columns} FROM ${table} ${alias} WHERE ${alias}.${col} BETWEEN ? AND ? ORDER BY ${alias}.${col} ${dir}`);
+    const rows = last < first ? [] : ranges.flatMap(({ lo, hi }) => range.all(lo, hi) as Row[]);
     return { rows, total: { count: n, exact: true } };
   }
   const index = view.index;
@@ -114,7 +144,7 @@ function windowRows(db: Database.Database, kind: 'contacts' | 'orders', fullView
     const rows = page.length === 0 ? [] : (stmt(db, `SELECT ${columns} FROM ${table} ${alias} WHERE ${alias}.rowid IN (SELECT value FROM json_each(?)) ORDER BY ${alias}.rowid`).all(JSON.stringify(page)) as Row[]);
     return { rows, total: ids.length > COUNT_CAP ? { count: COUNT_CAP, exact: false } : { count: ids.length, exact: true } };
   }
-  const rows = stmt(db, `SELECT ${columns} FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT ${win.limit} OFFSET ${win.offset}`).all(view.params) as Row[];
+  const rows = partRows(db, view, columns, win);
   const total = rows.length < win.limit && (rows.length > 0 || win.offset === 0)
     ? { count: win.offset + rows.length, exact: true }
     : view.known !== undefined ? { count: view.known, exact: true } : cappedCount(db, view, Math.max(COUNT_CAP, win.offset + win.limit));

@@ -9,9 +9,10 @@ import { LetterdeskError } from '../../../shared/errors.ts';
 import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import type { CacheJobs, RecordsArgs } from './methods.ts';
 import type { JobContext } from './protocol.ts';
+import { chained, orderedParts, splitParams } from './emptyOrder.ts';
 import { openSnapshot } from './snapshot.ts';
 import { viewScope } from './viewScope.ts';
-import { ALL_RECORDS, contactViewSql, orderViewSql, type ViewScope } from './views.ts';
+import { ALL_RECORDS, contactViewSql, orderViewSql, type EmptySplit, type ViewScope } from './views.ts';
 
 /** Characters of JSON after which a chunk is sent (about 1 MiB of mostly ASCII text). */
 export const RECORDS_CHUNK_CHARS = 1 << 20;
@@ -21,13 +22,21 @@ const CHUNKS_IN_FLIGHT = 4;
 const YIELD_EVERY_MS = 40;
 
 /**
- * The SQL of a view's records: `SELECT <alias>.raw … ORDER BY <view order> LIMIT :limit`, with its parameters.
+ * The SQL of a view's records: `SELECT <alias>.raw … ORDER BY <view order> LIMIT :limit`, with its
+ * parameters, and the same records as statements to read in turn (emptyOrder.ts `orderedParts`:
+ * `sql` alone, or one per part of a view with a `split`, each with `LIMIT :__limit` too; bind
+ * `splitParams(db, split)` besides `params`).
  * @param scope the records of the query's saved view (viewScope.ts); default every record
  */
-export function recordsSql(kind: RecordsArgs['kind'], query: ContactQuery | OrderQuery, limit: number, scope: ViewScope = ALL_RECORDS): { sql: string; params: Record<string, unknown> } {
+export function recordsSql(kind: RecordsArgs['kind'], query: ContactQuery | OrderQuery, limit: number, scope: ViewScope = ALL_RECORDS): { sql: string; parts: string[]; split?: EmptySplit; params: Record<string, unknown> } {
   const view = kind === 'contacts' ? contactViewSql(query as ContactQuery, undefined, scope) : orderViewSql(query as OrderQuery, undefined, scope);
   const alias = kind === 'contacts' ? 'c' : 'o';
-  return { sql: `SELECT ${alias}.raw FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT :__limit`, params: { ...view.params, __limit: limit } };
+  return {
+    sql: `SELECT ${alias}.raw FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT :__limit`,
+    parts: orderedParts(view).map((p) => `SELECT ${alias}.raw FROM ${view.from} WHERE ${p.where} ORDER BY ${p.orderBy} LIMIT :__limit`),
+    ...(view.split ? { split: view.split } : {}),
+    params: { ...view.params, __limit: limit },
+  };
 }
 
 function cancelled(): LetterdeskError {
@@ -52,8 +61,10 @@ export async function readRecords(db: Database.Database, args: RecordsArgs, cont
   const snapshot = openSnapshot(db);
   let raws: IterableIterator<string>;
   try {
-    const { sql, params } = recordsSql(kind, query ?? {}, limit, viewScope(snapshot.db, kind, query?.view));
-    raws = snapshot.db.prepare(sql).pluck().iterate(params) as IterableIterator<string>;
+    const sql = recordsSql(kind, query ?? {}, limit, viewScope(snapshot.db, kind, query?.view));
+    const params = { ...sql.params, ...splitParams(snapshot.db, sql.split) };
+    // Each part reads at most the limit; the loop below stops at it.
+    raws = chained(sql.parts.map((part) => () => snapshot.db.prepare(part).pluck().iterate(params) as IterableIterator<string>));
   } catch (error) {
     snapshot.end();
     throw error;
@@ -64,6 +75,7 @@ export async function readRecords(db: Database.Database, args: RecordsArgs, cont
     let chars = 0;
     let lastYield = performance.now();
     for (const raw of raws) {
+      if (rows === limit) break;
       chunk.push(raw);
       chars += raw.length;
       rows++;

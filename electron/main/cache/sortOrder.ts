@@ -5,12 +5,15 @@
  * position among the rows with the same value, `min(pos) OVER (PARTITION BY value)`, so equal
  * values stay together in the position's (locale) order — and the last key by its unique position,
  * which also breaks ties by id. A last name orders by the locale keys of the last, then the first
- * name (collation.ts), empty last names last. Windows of such a sort over the whole mirror read a
- * materialized order (queries.ts), built once per snapshot and sort.
+ * name (collation.ts), empty last names last. Empty values stay last in both directions: a
+ * descending key keeps its empty flag (positions.ts) ascending before its reversed order. Windows
+ * of such a sort over the whole mirror read a materialized order (queries.ts), built once per
+ * snapshot and sort.
  */
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { SortDirection } from '../../../shared/query.ts';
 import { LOCALE_KEY_FUNCTION } from './collation.ts';
+import { emptyFlag, qualify } from './positions.ts';
 import { CONTACT_SORT, ORDER_SORT, orderClause } from './viewParts.ts';
 
 /** One sort key of a query. */
@@ -57,7 +60,9 @@ export function multiOrder(kind: Resource, a: string, base: string, keys: readon
   keys.forEach((key, i) => {
     const last = i === keys.length - 1;
     if (key.column === 'lastName') {
-      terms.push(...lastNameTerms(a).map((t) => t + dir(key.direction)));
+      // The empty flag stays ascending: empty last names last both ways.
+      const [flag, ...names] = lastNameTerms(a);
+      terms.push(flag as string, ...names.map((t) => t + dir(key.direction)));
       if (last) terms.push(`length(${a}.id)${dir(key.direction)}`, `${a}.id${dir(key.direction)}`);
       return;
     }
@@ -66,7 +71,12 @@ export function multiOrder(kind: Resource, a: string, base: string, keys: readon
     else if (pos === 'rowid') {
       // The default order's key: contacts' createdAt (newest first), orders' id (numeric).
       terms.push(...(kind === 'contacts' ? [`${a}.created_at${dir(key.direction)}`] : [`length(${a}.id)${dir(key.direction)}`, `${a}.id${dir(key.direction)}`]));
-    } else terms.push(`min(${a}.${pos}) OVER (PARTITION BY ${a}.${POSITION_VALUE[pos] ?? pos})${dir(key.direction)}`);
+    } else {
+      // Descending keeps the groups of empty values last (positions.ts).
+      const flag = key.direction === 'desc' ? emptyFlag(pos) : undefined;
+      if (flag) terms.push(qualify(flag, a));
+      terms.push(`min(${a}.${pos}) OVER (PARTITION BY ${a}.${POSITION_VALUE[pos] ?? pos})${dir(key.direction)}`);
+    }
   });
   return terms.join(', ');
 }

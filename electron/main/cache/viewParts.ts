@@ -5,6 +5,7 @@
  * members newer than the mirror, so a filter means the same thing in each.
  */
 import { nationalDigits } from './ingest.ts';
+import { emptyFlag, qualify } from './positions.ts';
 import type { ContactQuery, OrderQuery, RecordChange } from '../../../shared/query.ts';
 
 /** Sort column of shared/query.ts → position column (see publish.ts); `rowid` = default order. */
@@ -72,7 +73,9 @@ function dayAfter(day: string): string {
 }
 
 /**
- * ORDER BY of a view.
+ * ORDER BY of a view. A position column's ascending order already has the empty values last
+ * (positions.ts); descending puts the column's empty flag first, so they stay last, and reverses
+ * the positions within each part (emptyOrder.ts reads that order as two ranges of the position).
  * @param base the expression of the default order (the table's rowid, or an index's rowid that
  *   follows it): ascending = newest first
  */
@@ -81,7 +84,9 @@ export function orderClause(alias: string, base: string, sort: { column: string;
   const col = map[sort.column] ?? 'rowid';
   // rowid order = newest first (contacts: createdAt desc; orders: id desc).
   if (col === 'rowid') return sort.direction === 'desc' ? base : `${base} DESC`;
-  return `${alias}.${col} ${sort.direction === 'desc' ? 'DESC' : 'ASC'}`;
+  if (sort.direction !== 'desc') return `${alias}.${col} ASC`;
+  const flag = emptyFlag(col);
+  return flag ? `${qualify(flag, alias)}, ${alias}.${col} DESC` : `${alias}.${col} DESC`;
 }
 
 /** Whether a sort is the default order (rowid), in either direction. */

@@ -9,7 +9,7 @@
 import type { ContactQuery, OrderQuery, SortDirection } from '../../../shared/query.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
-import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE, TIE_DESC } from './positions.ts';
+import { CONTACT_DEFAULT_ORDER, ORDER_DEFAULT_ORDER, TIE, TIE_DESC, positionOrder, qualify, reverse } from './positions.ts';
 import { lastNameTerms, sortKeys } from './sortOrder.ts';
 import { CONTACT_SORT, ORDER_SORT, compileSearch, contactParts, orderConditions } from './viewParts.ts';
 import type { ViewScope, ViewSql } from './views.ts';
@@ -25,66 +25,31 @@ export function wantsRemoved(query: ContactQuery | OrderQuery, omit: string | un
   return omit !== 'changed' && (query.changed?.includes('removed') ?? false);
 }
 
-/** Each lower-case identifier of `expr` that is not a function name, qualified with `alias`. */
-function qualify(expr: string, alias: string): string {
-  return expr.replace(/\b([a-z_][a-z0-9_]*)\b(?!\s*\()/g, `${alias}.$1`);
-}
-
-/** The terms of an ORDER BY list: split at the commas outside parentheses and quotes. */
-function terms(order: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quoted = false;
-  let start = 0;
-  for (let i = 0; i < order.length; i++) {
-    const ch = order[i];
-    if (ch === "'") quoted = !quoted;
-    else if (!quoted && ch === '(') depth++;
-    else if (!quoted && ch === ')') depth--;
-    else if (!quoted && depth === 0 && ch === ',') {
-      out.push(order.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  out.push(order.slice(start).trim());
-  return out;
-}
-
-/** The exact reverse of an ORDER BY list: each term's direction flipped. */
-export function reverse(order: string): string {
-  return terms(order)
-    .map((term) => (term.endsWith(' DESC') ? term.slice(0, -5) : `${term} DESC`))
-    .join(', ');
-}
-
 /**
  * ORDER BY of a sort as ordering expressions over alias `alias`: the same order as the mirror's
  * positions for that sort (positions.ts; ties by id), so a view sorts its mirror rows and the
- * removed rows among each other as the mirror sorts its own. Several keys (sortOrder.ts) order by
- * each key's expression in turn, then by id in the last key's direction.
+ * removed rows among each other as the mirror sorts its own, empty values last in both directions.
+ * Several keys (sortOrder.ts) order by each key's expression in turn, then by id in the last key's
+ * direction.
  */
 export function expressionOrder(kind: Resource, alias: string, keys: readonly { column: string; direction: SortDirection }[]): string {
   const defaultOrder = kind === 'contacts' ? CONTACT_DEFAULT_ORDER : ORDER_DEFAULT_ORDER;
   if (keys.length === 0) return qualify(defaultOrder, alias);
   const parts = keys.map((key, i) => {
     const last = i === keys.length - 1;
-    const tie = last ? `, ${TIE}` : '';
     if (key.column === 'lastName') {
-      const ascending = `${lastNameTerms(alias).join(', ')}${last ? `, ${qualify(TIE, alias)}` : ''}`;
-      return key.direction === 'desc' ? reverse(ascending) : ascending;
+      // The empty flag stays ascending: empty last names last both ways.
+      const [flag, ...names] = lastNameTerms(alias);
+      const ascending = `${names.join(', ')}${last ? `, ${qualify(TIE, alias)}` : ''}`;
+      return `${flag}, ${key.direction === 'desc' ? reverse(ascending) : ascending}`;
     }
     const column = (kind === 'contacts' ? CONTACT_SORT : ORDER_SORT)[key.column] ?? 'rowid';
-    let order: string;
     if (column === 'rowid') {
       // Newest first is the default order; a rowid key before the last orders by its value alone.
       const byValue = last ? defaultOrder : kind === 'contacts' ? 'created_at DESC' : TIE_DESC;
-      order = key.direction === 'desc' ? byValue : reverse(byValue);
-    } else {
-      const expr = (kind === 'contacts' ? CONTACT_POSITIONS : ORDER_POSITIONS)[column] as string;
-      const ascending = /^\d+$/.test(expr) ? TIE : `${expr}${tie}`;
-      order = key.direction === 'desc' ? reverse(ascending) : ascending;
+      return qualify(key.direction === 'desc' ? byValue : reverse(byValue), alias);
     }
-    return qualify(order, alias);
+    return qualify(positionOrder(column, key.direction, last), alias);
   });
   return parts.join(', ');
 }

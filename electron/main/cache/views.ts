@@ -14,7 +14,7 @@
  * `rowid` between the mirror's and a `newer` flag. Table and column names: docs/cache-schema.md.
  */
 import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
-import { CONTACT_POSITIONS, ORDER_POSITIONS } from './positions.ts';
+import { CONTACT_POSITIONS, ORDER_POSITIONS, emptyFlag } from './positions.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { CONTACT_SORT, ORDER_SORT, compileSearch, contactParts, isDefaultOrder, orderClause, orderConditions } from './viewParts.ts';
 import { isSimpleSort, multiOrder, sortKeys } from './sortOrder.ts';
@@ -51,6 +51,29 @@ export interface ViewSql {
    * read from their own `label_list` (facets.ts).
    */
   outside?: string;
+  /**
+   * Set when every row is the mirror's (no `outside`) and the order is one descending sort position
+   * with an empty flag (positions.ts): the order is then the rows before the position's first empty
+   * row, then the others, each by the position descending, which emptyOrder.ts reads as two parts
+   * (an index walk each, or for a search a sort by the position alone) instead of by `orderBy`.
+   */
+  split?: EmptySplit;
+}
+
+/** The mirror table, its alias and the descending position column of a {@link ViewSql} `split`. */
+export interface EmptySplit {
+  table: 'contacts' | 'orders';
+  alias: string;
+  position: string;
+}
+
+/** `view` with its {@link EmptySplit} when its order has one. */
+function withSplit(kind: 'contacts' | 'orders', view: ViewSql, query: ContactQuery | OrderQuery): ViewSql {
+  const alias = kind === 'contacts' ? 'c' : 'o';
+  const sort = query.sort;
+  if (!isSimpleSort(query) || sort?.direction !== 'desc' || view.outside !== undefined) return view;
+  const position = sortPositionColumn(kind, sort);
+  return emptyFlag(position) ? { ...view, split: { table: kind, alias, position } } : view;
 }
 
 /**
@@ -107,13 +130,13 @@ function union(alias: string, columns: readonly string[], mirror: Branch, newer:
  */
 export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery, scope: ViewScope = ALL_RECORDS): ViewSql {
   const base = contactMirrorViewSql(query, omit, scope);
-  return wantsRemoved(query, omit) ? withRemovedContacts(base, query, omit, scope) : base;
+  return wantsRemoved(query, omit) ? withRemovedContacts(base, query, omit, scope) : withSplit('contacts', base, query);
 }
 
 /** SQL of an order view; `omit` and `scope` as in {@link contactViewSql}. */
 export function orderViewSql(query: OrderQuery, omit?: keyof OrderQuery, scope: ViewScope = ALL_RECORDS): ViewSql {
   const base = orderMirrorViewSql(query, omit, scope);
-  return wantsRemoved(query, omit) ? withRemovedOrders(base, query, omit, scope) : base;
+  return wantsRemoved(query, omit) ? withRemovedOrders(base, query, omit, scope) : withSplit('orders', base, query);
 }
 
 /** The mirror's rows of a contact view (and a saved view's members newer than the mirror). */
