@@ -4,8 +4,8 @@
  * handles work with the mouse, a double-click (fit to content) and the keyboard (announced); the
  * layout is remembered across a restart; the first column stays in view while scrolling sideways;
  * default widths fit the usual content. Shift+click adds sort keys, numbered in the headers; the
- * name column sorts by last name from the column menu. Screenshots of the column menu and of a
- * three-column sort in both themes.
+ * name column sorts by last name from the column menu; a descending sort keeps blank cells at the
+ * bottom. Screenshots of the column menu and of a three-column sort in both themes.
  */
 import type { Locator } from '@playwright/test';
 import { createHandlers } from '../../electron/main/handlers.ts';
@@ -223,4 +223,39 @@ test('Shift+click sorts by several columns, numbered in the headers; a name sort
   await header('Full name').getByRole('button').click();
   await expect(header('Full name')).toHaveAttribute('aria-sort', 'descending');
   await expect.poll(shown).toEqual(await emailsOf({ sort: { column: 'lastName', direction: 'desc' } }));
+});
+
+test('a descending sort keeps the contacts without a company at the bottom', async ({ app }) => {
+  const { page } = app;
+  await syncSample(app);
+  const table = grid(page, 'Contacts');
+  const handlers = createHandlers(app.core);
+  const header = table.getByRole('columnheader', { name: 'Company', exact: true });
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'descending');
+
+  // What the table reads: the companies in reverse locale order, then the blank ones.
+  const page0 = ((await dispatchCall(handlers, 'queryContacts', { query: { sort: { column: 'company', direction: 'desc' } }, window: { offset: 0, limit: 1000 } })) as { ok: true; value: RowPage<ContactRow> }).value;
+  const companies = page0.rows.map((r) => r.companyName ?? '');
+  const filled = companies.findIndex((c) => c === '');
+  expect(filled).toBeGreaterThan(0);
+  expect(companies.slice(filled).every((c) => c === '')).toBe(true);
+  expect(companies.length - filled).toBeGreaterThan(10);
+  const collator = new Intl.Collator();
+  for (let i = 1; i < filled; i++) expect(collator.compare(companies[i - 1]!, companies[i]!), `${companies[i - 1]} / ${companies[i]}`).toBeGreaterThanOrEqual(0);
+
+  // The page shows the same: companies at the top, blanks at the bottom.
+  await expect(rowAt(table, 14).locator('.skeleton')).toHaveCount(0);
+  for (let i = 0; i < 15; i++) await expect(cellOf(rowAt(table, i), 'company')).not.toHaveText('');
+  await expect(cellOf(rowAt(table, 0), 'email')).toHaveText(page0.rows[0]!.email);
+  await rowAt(table, 0).click();
+  await page.keyboard.press('End');
+  const last = rowAt(table, companies.length - 1);
+  await expect(last).toHaveAttribute('aria-selected', 'true');
+  await expect(last.locator('.skeleton')).toHaveCount(0);
+  await expect(cellOf(last, 'company')).toHaveText('');
+  await expect(cellOf(last, 'email')).toHaveText(page0.rows.at(-1)!.email);
+  for (let i = companies.length - 10; i < companies.length; i++) await expect(cellOf(rowAt(table, i), 'company')).toHaveText('');
 });
