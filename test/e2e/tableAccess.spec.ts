@@ -49,6 +49,18 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
   await page.keyboard.press('Control+1');
 
+  // --- Ctrl+F on a list takes the focus at once: the keys of the same moment reach the box ---------
+  await table.focus();
+  const typedAtOnce = await page.evaluate(() => {
+    const key = (init: KeyboardEventInit) => (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init }));
+    key({ key: 'f', code: 'KeyF', ctrlKey: true });
+    // No frame has been painted since the key: the box must already hold the focus.
+    return document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName;
+  });
+  expect(typedAtOnce).toBe('Search contacts');
+  await page.keyboard.press('Escape');
+  await expect(table).toBeFocused();
+
   // --- F6 and Shift+F6 cycle the panes: sidebar, filters, table, detail ----------------------------
   await table.focus();
   await page.keyboard.press('F6');
