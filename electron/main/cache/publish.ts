@@ -75,8 +75,8 @@ const POSITION_STAND_IN = 2 ** 31 - 1;
 function copyInOrder(db: Database.Database, stage: string, target: string, cols: string, names: readonly string[], order: string, positions: string | null): void {
   const qualified = cols.split(', ').map((c) => `s.${c}`).join(', ');
   const values = names.map((n) => (positions ? `p.${n}` : String(POSITION_STAND_IN))).join(', ');
-  const source = positions ? `${positions} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn` : `${order} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`;
-  db.exec(`INSERT INTO ${target} (rowid, ${cols}, ${names.join(', ')}) SELECT p.rn, ${qualified}, ${values} FROM ${source}`);
+  db.exec(`INSERT INTO ${target} (rowid, ${cols}, ${names.join(', ')})
+    SELECT p.rn, ${qualified}, ${values} FROM ${positions ?? order} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`);
 }
 
 /** Writes the sort positions of `positions` (rn → positions) into the rows copied with stand-ins. */

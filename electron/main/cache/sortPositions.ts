@@ -58,7 +58,7 @@ export function writePositions(db: Database.Database, resource: Resource, source
  * Writes `temp.build_order (rn INTEGER PRIMARY KEY, srow)`: the default order alone, what the
  * search index needs (its rowids are the mirror's) while the other positions are still computed.
  */
-export function writeDefaultOrder(db: Database.Database, resource: Resource): void {
+function writeDefaultOrder(db: Database.Database, resource: Resource): void {
   const { stage, defaultOrder } = SOURCES[resource];
   db.exec('DROP TABLE IF EXISTS temp.build_order');
   db.exec('CREATE TEMP TABLE build_order (rn INTEGER PRIMARY KEY, srow INTEGER NOT NULL)');
@@ -79,8 +79,10 @@ export interface PositionsWorkerData {
   state: SharedArrayBuffer;
 }
 
-/** The slots of {@link PositionsWorkerData.state}. */
-export const STATE = { outcome: 0, started: 1, done: 1, failed: 2 } as const;
+/** The Int32 slots of {@link PositionsWorkerData.state}. */
+export const SLOT = { outcome: 0, started: 1 } as const;
+/** The values of the outcome slot. */
+export const OUTCOME = { running: 0, done: 1, failed: 2 } as const;
 
 /** The worker thread's entry: `positionsWorker.ts` from the sources, `positionsWorker.js` in the build. */
 function workerUrl(): URL {
@@ -158,11 +160,11 @@ export function startPositions(db: Database.Database, resource: Resource, worker
       // The worker says when it is done through shared memory: the build cannot yield to the
       // event loop. A worker that has not started after a while (its script missing) is given up.
       const since = performance.now();
-      while (Atomics.load(flags, STATE.outcome) === 0) {
-        Atomics.wait(flags, STATE.outcome, 0, 500);
-        if (Atomics.load(flags, STATE.started) === 0 && performance.now() - since > WORKER_START_TIMEOUT_MS) break;
+      while (Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
+        Atomics.wait(flags, SLOT.outcome, OUTCOME.running, 500);
+        if (Atomics.load(flags, SLOT.started) === 0 && performance.now() - since > WORKER_START_TIMEOUT_MS) break;
       }
-      const done = Atomics.load(flags, STATE.outcome) === STATE.done;
+      const done = Atomics.load(flags, SLOT.outcome) === OUTCOME.done;
       void worker.terminate();
       if (!done) {
         removeScratch(scratchFile);
@@ -192,9 +194,6 @@ function inConnection(db: Database.Database, resource: Resource): PositionsBuild
     order: () => 'temp.build_positions',
     table: () => 'temp.build_positions',
     computedIn: () => 'connection',
-    dispose: () => {
-      db.exec('DROP TABLE IF EXISTS temp.build_positions');
-      db.exec('DROP TABLE IF EXISTS temp.build_order');
-    },
+    dispose: () => db.exec('DROP TABLE IF EXISTS temp.build_positions'),
   };
 }

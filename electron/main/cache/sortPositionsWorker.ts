@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { registerLocaleKey } from './collation.ts';
-import { STATE, writePositions, type PositionsWorkerData } from './sortPositions.ts';
+import { OUTCOME, SLOT, writePositions, type PositionsWorkerData } from './sortPositions.ts';
 
 /**
  * Writes the positions of `data.resource` into `data.scratchFile` and sets the outcome slot of
@@ -12,8 +12,8 @@ import { STATE, writePositions, type PositionsWorkerData } from './sortPositions
  */
 export function computePositionsInWorker(data: PositionsWorkerData): void {
   const flags = new Int32Array(data.state);
-  Atomics.store(flags, STATE.started, 1);
-  let outcome: number = STATE.failed;
+  Atomics.store(flags, SLOT.started, 1);
+  let outcome: number = OUTCOME.failed;
   let db: Database.Database | null = null;
   try {
     db = new Database(data.scratchFile);
@@ -25,7 +25,7 @@ export function computePositionsInWorker(data: PositionsWorkerData): void {
     db.pragma('busy_timeout = 5000');
     db.prepare('ATTACH DATABASE ? AS cache').run(data.cacheFile);
     writePositions(db, data.resource, 'cache', 'main');
-    outcome = STATE.done;
+    outcome = OUTCOME.done;
   } catch (error) {
     console.error('sort positions: computing them in a worker failed; the build computes them itself', error);
   } finally {
@@ -34,7 +34,7 @@ export function computePositionsInWorker(data: PositionsWorkerData): void {
     } catch {
       // The file is deleted by the build either way.
     }
-    Atomics.store(flags, STATE.outcome, outcome);
-    Atomics.notify(flags, STATE.outcome);
+    Atomics.store(flags, SLOT.outcome, outcome);
+    Atomics.notify(flags, SLOT.outcome);
   }
 }
