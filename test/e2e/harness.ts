@@ -4,7 +4,8 @@
  * in Electron (DESIGN.md "The IPC contract": transport separate from handlers).
  *
  *  - calls: `page.exposeBinding('__letterdeskInvoke')` → `dispatchCall(handlers, …)` (same
- *    validation and Result values as ipcMain), with the sender frame checked;
+ *    validation and Result values as ipcMain), with the sender frame checked; or, for timing
+ *    (the benchmark's page section), a POST to the page's own server ({@link Transport});
  *  - events: `core.emit` → `window.__letterdeskEmit(event, payload)` in the page;
  *  - `window.letterdesk` is built by `buildLetterdeskApi` from shared/bridge.ts — the same function
  *    the preload runs — injected as an init script.
@@ -18,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildLetterdeskApi } from '../../shared/bridge.ts';
 import { CALL_NAMES, EVENT_NAMES, type EventName, type EventPayload, type SyncStatus } from '../../shared/contract.ts';
-import { serveRenderer } from './rendererServer.ts';
+import { INVOKE_PATH, serveRenderer } from './rendererServer.ts';
 import { createCore, type Core, type PlatformServices } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
@@ -55,17 +56,43 @@ export interface AppHarness {
   exploreSampleData(timeoutMs?: number): Promise<void>;
 }
 
-/** Installs `window.letterdesk` in `page`, backed by `handlers` through `dispatchCall`. */
-export async function bindHandlers(page: Page, core: Core, pageUrl: string): Promise<void> {
+/**
+ * How the page reaches the handlers. 'binding': Playwright's exposed binding (each answer goes
+ * through the DevTools protocol and Playwright's serialisation: tens of milliseconds for a window
+ * of rows). 'http': a POST to the page's own server (`serveRenderer` with {@link httpInvoker}), a
+ * few milliseconds a call, nearer what Electron's IPC costs; what the benchmark's page section uses.
+ */
+export type Transport = 'binding' | 'http';
+
+/** The `invoke` option of `serveRenderer` for the 'http' {@link Transport}: the core's handlers through `dispatchCall`. */
+export function httpInvoker(core: Core): (name: unknown, input: unknown) => Promise<unknown> {
   const handlers = createHandlers(core);
-  const origin = new URL(pageUrl).origin;
-  await page.exposeBinding('__letterdeskInvoke', async (source, name: unknown, input: unknown) => {
-    // The sender check of the Electron transport: only the app's own top-level page may call.
-    if (source.frame !== source.page.mainFrame() || new URL(source.frame.url()).origin !== origin) {
-      return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This request did not come from the Letterdesk window.' } };
-    }
-    return dispatchCall(handlers, name, input, (message, error) => console.error(message, error));
-  });
+  return (name, input) => dispatchCall(handlers, name, input, (message, error) => console.error(message, error));
+}
+
+/**
+ * Installs `window.letterdesk` in `page`, backed by the core's handlers through `dispatchCall`:
+ * through a binding, or (`transport` 'http') through the page's server, which must have been
+ * started with {@link httpInvoker}.
+ */
+export async function bindHandlers(page: Page, core: Core, pageUrl: string, transport: Transport = 'binding'): Promise<void> {
+  if (transport === 'binding') {
+    const handlers = createHandlers(core);
+    const origin = new URL(pageUrl).origin;
+    await page.exposeBinding('__letterdeskInvoke', async (source, name: unknown, input: unknown) => {
+      // The sender check of the Electron transport: only the app's own top-level page may call.
+      if (source.frame !== source.page.mainFrame() || new URL(source.frame.url()).origin !== origin) {
+        return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This request did not come from the Letterdesk window.' } };
+      }
+      return dispatchCall(handlers, name, input, (message, error) => console.error(message, error));
+    });
+  } else {
+    await page.addInitScript({
+      content: `window.__letterdeskInvoke = (name, input) => fetch(${JSON.stringify(INVOKE_PATH)}, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, input }),
+      }).then((response) => response.json());`,
+    });
+  }
   const init = `(() => {
     const listeners = new Map();
     Object.defineProperty(window, '__letterdeskEmit', { value: (event, payload) => { for (const l of [...(listeners.get(event) ?? [])]) l(payload); } });
