@@ -225,3 +225,32 @@ test('Export waits until something is cached; it can write the table’s own col
   // Every table column but Created (local days there, UTC instants here) has its title in the file.
   for (const t of titles.filter((x) => x !== 'Created')) expect(header).toContain(t);
 });
+
+test('rows still loading are one busy cell across the columns, then their own cells', async ({ app }) => {
+  test.setTimeout(180_000);
+  const { page } = app;
+  await syncSample(app);
+  const table = grid(page, 'Contacts');
+  const columns = (await headerTitles(table)).length;
+  // Hold every answer of a contacts read until released, so the rows scrolled to stay loading.
+  await page.evaluate(() => {
+    const w = window as unknown as { __letterdeskInvoke: (name: string, input: unknown) => Promise<unknown>; __release: () => void };
+    const invoke = w.__letterdeskInvoke;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    w.__release = release;
+    w.__letterdeskInvoke = (name, input) => (name === 'queryContacts' ? held.then(() => invoke(name, input)) : invoke(name, input));
+  });
+  await table.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  const last = rowAt(table, 399);
+  await expect(last).toBeVisible();
+  const loading = last.getByRole('gridcell');
+  await expect(loading).toHaveCount(1);
+  await expect(loading).toHaveAttribute('aria-busy', 'true');
+  await expect(loading).toHaveAttribute('aria-colspan', String(columns));
+  await expectAccessible(page, 'rows still loading');
+  await app.screenshot('table-rows-loading');
+  await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
+  await expect(last.getByRole('gridcell')).toHaveCount(columns);
+  await expect(table.locator('[aria-busy="true"]')).toHaveCount(0);
+});
