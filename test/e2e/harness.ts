@@ -22,7 +22,7 @@ import { CALL_NAMES, EVENT_NAMES, type EventName, type EventPayload, type SyncSt
 import { INVOKE_PATH, serveRenderer } from './rendererServer.ts';
 import { createCore, type Core, type PlatformServices } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
-import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
+import { dispatchCall, FORBIDDEN_SENDER_RESULT } from '../../electron/main/ipc/dispatch.ts';
 
 const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
 
@@ -59,13 +59,16 @@ export interface AppHarness {
 /**
  * How the page reaches the handlers. 'binding': Playwright's exposed binding (each answer goes
  * through the DevTools protocol and Playwright's serialisation: tens of milliseconds for a window
- * of rows). 'http': a POST to the page's own server (`serveRenderer` with {@link httpInvoker}), a
+ * of rows). 'http': a POST to the page's own server (`serveRenderer` with {@link handlersInvoker}), a
  * few milliseconds a call, nearer what Electron's IPC costs; what the benchmark's page section uses.
  */
 export type Transport = 'binding' | 'http';
 
-/** The `invoke` option of `serveRenderer` for the 'http' {@link Transport}: the core's handlers through `dispatchCall`. */
-export function httpInvoker(core: Core): (name: unknown, input: unknown) => Promise<unknown> {
+/**
+ * The core's handlers through `dispatchCall`, as either {@link Transport} calls them (and the
+ * `invoke` option of `serveRenderer` for the 'http' one).
+ */
+export function handlersInvoker(core: Core): (name: unknown, input: unknown) => Promise<unknown> {
   const handlers = createHandlers(core);
   return (name, input) => dispatchCall(handlers, name, input, (message, error) => console.error(message, error));
 }
@@ -73,18 +76,16 @@ export function httpInvoker(core: Core): (name: unknown, input: unknown) => Prom
 /**
  * Installs `window.letterdesk` in `page`, backed by the core's handlers through `dispatchCall`:
  * through a binding, or (`transport` 'http') through the page's server, which must have been
- * started with {@link httpInvoker}.
+ * started with {@link handlersInvoker}.
  */
 export async function bindHandlers(page: Page, core: Core, pageUrl: string, transport: Transport = 'binding'): Promise<void> {
   if (transport === 'binding') {
-    const handlers = createHandlers(core);
+    const invoke = handlersInvoker(core);
     const origin = new URL(pageUrl).origin;
     await page.exposeBinding('__letterdeskInvoke', async (source, name: unknown, input: unknown) => {
       // The sender check of the Electron transport: only the app's own top-level page may call.
-      if (source.frame !== source.page.mainFrame() || new URL(source.frame.url()).origin !== origin) {
-        return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This request did not come from the Letterdesk window.' } };
-      }
-      return dispatchCall(handlers, name, input, (message, error) => console.error(message, error));
+      if (source.frame !== source.page.mainFrame() || new URL(source.frame.url()).origin !== origin) return FORBIDDEN_SENDER_RESULT;
+      return invoke(name, input);
     });
   } else {
     await page.addInitScript({

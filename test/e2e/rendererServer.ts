@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { APP_HOST, APP_SCHEME, appSchemeResponse } from '../../electron/main/app/appScheme.ts';
+import { FORBIDDEN_SENDER_RESULT } from '../../electron/main/ipc/dispatch.ts';
 import type { PreviewReader } from '../../electron/main/previews/serve.ts';
 
 const RENDERER_DIR = resolve(import.meta.dirname, '../../out/renderer');
@@ -29,7 +30,7 @@ export interface RendererServerOptions {
 function answerInvoke(req: IncomingMessage, res: ServerResponse, invoke: NonNullable<RendererServerOptions['invoke']>): void {
   const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
   if (req.method !== 'POST' || req.headers['sec-fetch-site'] !== 'same-origin') {
-    json(403, { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This request did not come from the Letterdesk window.' } });
+    json(403, FORBIDDEN_SENDER_RESULT);
     return;
   }
   const chunks: Buffer[] = [];

@@ -7,6 +7,12 @@ import { calls, type CallName, type CallOutput, type Handlers } from '../../../s
 import { LetterdeskError, toErrorPayload, type Result } from '../../../shared/errors.ts';
 import { clip, describeIssues } from '../../../shared/zodIssues.ts';
 
+/** What every transport answers a call that did not come from the app's own top-level page. */
+export const FORBIDDEN_SENDER_RESULT = {
+  ok: false,
+  error: { code: 'FORBIDDEN_SENDER', message: 'This request did not come from the Letterdesk window.' },
+} as const satisfies Result<never>;
+
 /** Largest accepted serialised input (characters); bigger inputs are refused before parsing. */
 export const MAX_INPUT_CHARS = 256 * 1024;
 

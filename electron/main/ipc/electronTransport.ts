@@ -5,7 +5,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { CALL_NAMES, callChannel, eventChannel, type EventName, type EventPayload, type Handlers } from '../../../shared/contract.ts';
 import { isAppUrl } from '../app/security.ts';
-import { dispatchCall } from './dispatch.ts';
+import { dispatchCall, FORBIDDEN_SENDER_RESULT } from './dispatch.ts';
 
 /**
  * True when an IPC message comes from the app's own top-level page (not a subframe, not another
@@ -26,7 +26,7 @@ export function registerIpc(ipcMain: IpcMain, handlers: Handlers, appUrl: string
     ipcMain.handle(callChannel(name), (event, input: unknown) => {
       if (!isTrustedSender(event, appUrl)) {
         log(`refused ${name} from untrusted sender ${event.senderFrame?.url ?? '(gone)'}`, null);
-        return { ok: false, error: { code: 'FORBIDDEN_SENDER', message: 'This request did not come from the Letterdesk window.' } };
+        return FORBIDDEN_SENDER_RESULT;
       }
       return dispatchCall(handlers, name, input, log);
     });

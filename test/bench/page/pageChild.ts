@@ -15,7 +15,7 @@ import { createCore, type Core, type PlatformServices } from '../../../electron/
 import { createHandlers } from '../../../electron/main/handlers.ts';
 import { dispatchCall } from '../../../electron/main/ipc/dispatch.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../../electron/main/sampleApi/server.ts';
-import { bindHandlers, httpInvoker, pageEmitter } from '../../e2e/harness.ts';
+import { bindHandlers, handlersInvoker, pageEmitter } from '../../e2e/harness.ts';
 import { serveRenderer } from '../../e2e/rendererServer.ts';
 import { report } from '../lib.ts';
 import { installProbe, type Probe, type Until, type WaitResult } from './probe.ts';
@@ -271,8 +271,8 @@ async function main(): Promise<void> {
   // The profile's tokens, as the person who synced it has them (no "sign in" state in the page).
   const tokens = await dispatchCall(createHandlers(core), 'setCredentials', { profileId: core.activeProfile().id, accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN, sessionOnly: true });
   if (!tokens.ok) throw new Error(`setCredentials: ${tokens.error.message}`);
-  // The calls go over loopback HTTP, as quick as Electron's IPC (harness.ts `Transport`).
-  const server = await serveRenderer({ readPreview: (key) => core.readPreview(key), invoke: httpInvoker(core) });
+  // The calls go over loopback HTTP, a few milliseconds each, nearer Electron's IPC than a binding (harness.ts `Transport`).
+  const server = await serveRenderer({ readPreview: (key) => core.readPreview(key), invoke: handlersInvoker(core) });
   // Scrollbars as the app shows them (headless Chromium hides them by default): the drag needs one.
   const browser = await chromium.launch({ executablePath: input.chromium, args: CHROMIUM_ARGS, headless: true, ignoreDefaultArgs: ['--hide-scrollbars'] });
   try {
