@@ -133,7 +133,7 @@ export async function readPass(run: ResourceSync, plan: ReadPlan, first: FirstAn
   progress.startPass(pagesTotal, count, [...written.pages].filter((p) => p >= firstPages.length).length, written.rows);
   run.invalid = 0;
   for (const [page, records] of firstPages.entries()) {
-    const w = staging.writePage(plan.pass, page, count, records);
+    const w = await staging.writePage(plan.pass, page, count, records);
     run.invalid += w.invalid;
     progress.pageWritten(w.rows);
   }
@@ -163,13 +163,15 @@ async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly nu
       const page = todo[next++] as number;
       const served = await fetchPage(run, plan, page, plan.pageSize, local.signal);
       if (signal.aborted) throw cancelled(run.kept);
-      const w = staging.writePage(plan.pass, page, served.count, served.records);
+      const w = await staging.writePage(plan.pass, page, served.count, served.records);
       run.invalid += w.invalid;
       if (pageShowsDrift(page, pagesTotal, plan.pageSize, count, { count: served.count, rows: served.records.length })) drift = true;
       progress.pageWritten(w.rows);
       progress.emit(false);
     }
   };
+  // Many pages are written on a thread of their own while the next ones arrive.
+  staging.useThread?.(todo.length);
   try {
     await Promise.all(Array.from({ length: lanesFor(run.concurrency, todo.length) }, async () => {
       try {
@@ -181,6 +183,8 @@ async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly nu
     }));
   } finally {
     signal.removeEventListener('abort', onAbort);
+    // Every page handed over is written (or has failed) before anything else touches the staging.
+    await staging.settle?.();
   }
   return drift;
 }
