@@ -86,7 +86,9 @@ export class MirrorStaging implements ReadStaging {
     const thread = this.#thread;
     if (!thread) return this.#writer.writePage(this.#resource, pass, page, serverCount, records);
     const values = pageValues(this.#resource, page, records);
-    return thread.write(pass, page, serverCount, values).then(() => ({ rows: records.length, invalid: values.invalid, ids: values.ids }));
+    // Only what the result needs is kept while the page is written, not the records.
+    const written: StagedPage = { rows: records.length, invalid: values.invalid, ids: values.ids };
+    return thread.write(pass, page, serverCount, values).then(() => written);
   }
 
   useThread(pages: number): void {

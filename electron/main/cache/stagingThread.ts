@@ -14,6 +14,19 @@ import { StageWriter, type PageValues } from './ingest.ts';
 /** Pages a read must fetch for its staging to be written on a thread (fewer: on the sync's thread). */
 export const THREAD_MIN_PAGES = 8;
 
+/**
+ * The thread's heap: it holds a page's values at a time, so a small young generation serves it
+ * (the sync process's own, sized for megabytes of JSON a page, would make the thread's heap grow
+ * to several times that). Running out ends the thread, and the connection takes over.
+ */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 24 };
+
+/** The message that asks the thread to close its connection and end. */
+export const CLOSE = 'close';
+
+/** How long the thread may take to end by itself before it is stopped (ms). */
+const CLOSE_TIMEOUT_MS = 2000;
+
 /** What the thread is given (stagingWorker.ts). */
 export interface StagingWorkerData {
   /** The cache file: the thread opens its own connection to it. */
@@ -86,7 +99,7 @@ export class StagingThread {
   static start(db: Database.Database, script: URL = workerUrl()): StagingThread | null {
     if (db.memory || db.inTransaction) return null;
     try {
-      return new StagingThread(db, new Worker(script, { workerData: { cacheFile: db.name } satisfies StagingWorkerData }));
+      return new StagingThread(db, new Worker(script, { workerData: { cacheFile: db.name } satisfies StagingWorkerData, resourceLimits: RESOURCE_LIMITS }));
     } catch {
       return null;
     }
@@ -114,6 +127,11 @@ export class StagingThread {
     while (this.#pending.size > 0 && !this.#fallback) await new Promise<void>((r) => this.#idle.push(r));
     if (this.#fallback) return;
     this.#fallback = new StageWriter(this.#db); // from here on nothing is sent to the thread
+    // The thread closes its connection and ends by itself, so that what it allocated is freed
+    // (and reused by the build's threads) rather than dropped with the thread.
+    const ended = new Promise<void>((r) => this.#worker.once('exit', () => r()));
+    this.#worker.postMessage(CLOSE);
+    await Promise.race([ended, new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())]);
     await this.#worker.terminate();
   }
 
