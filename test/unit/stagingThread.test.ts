@@ -2,8 +2,9 @@
  * A read's pages written on a thread of their own (cache/stagingThread.ts, stagingWorker.ts) stage
  * exactly what the sync connection writes itself (ingest.ts `StageWriter`, the reference): the
  * same rows, recipients, invalid records and page bookkeeping, in real cache files with a real
- * thread. A page whose transaction fails rejects its own write and leaves nothing of itself; when
- * the thread cannot run, the connection writes the pages and nothing is lost.
+ * thread. A page whose transaction fails rejects its own write and leaves nothing of itself, and
+ * a sync reading over loopback HTTP fails with that error, keeping the pages written; when the
+ * thread cannot run, the connection writes the pages and nothing is lost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,9 @@ import { StageWriter, pageValues, type StagedPage, type StagedRecord } from '../
 import { MirrorStaging } from '../../electron/main/cache/staging.ts';
 import { StagingThread, THREAD_MIN_PAGES } from '../../electron/main/cache/stagingThread.ts';
 import { generateContact, generateOrder } from '../../electron/main/sampleApi/generate.ts';
+import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi } from '../../electron/main/sampleApi/server.ts';
+import { runSync } from '../../electron/main/sync/engine.ts';
+import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 
 const PAGE = 200;
 const PAGES = THREAD_MIN_PAGES + 4;
@@ -130,5 +134,27 @@ describe('staged pages written on a thread of their own', () => {
     expect(db.prepare('SELECT page FROM sync_pages ORDER BY page').pluck().all()).toEqual([0, 1, 2, 3, 4]);
     expect(db.prepare('SELECT count(DISTINCT id) FROM stage_orders').pluck().get()).toBe(5 * PAGE);
     db.close();
+  });
+
+  it("a sync whose page write fails on the thread fails with that write's error and keeps the pages written", async () => {
+    const api = await startSampleApi({ contacts: 3000, orders: 0, seed: 5 });
+    const db = cache('sync-failing-write');
+    try {
+      // The cache refuses page 20's bookkeeping, in whichever connection writes it.
+      db.exec("CREATE TRIGGER refuse_page BEFORE INSERT ON sync_pages WHEN NEW.page = 20 BEGIN SELECT RAISE(ABORT, 'page 20 refused by the test'); END");
+      const source = createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN }, backoffMs: 5 });
+      const [run] = await runSync(db, source, { resources: ['contacts'], pageSize: 100, concurrency: 4, runId: 'failing-write' });
+      expect(run?.outcome).toBe('failed');
+      expect(run?.error?.message).toMatch(/page 20 refused by the test/);
+      const pages = db.prepare('SELECT page FROM sync_pages ORDER BY page').pluck().all() as number[];
+      expect(pages).not.toContain(20);
+      expect(pages.length).toBeGreaterThanOrEqual(THREAD_MIN_PAGES);
+      // The rows of every page written are staged for the same run to continue; nothing was published.
+      expect(db.prepare('SELECT count(*) FROM stage_contacts').pluck().get()).toBe(pages.length * 100);
+      expect(db.prepare('SELECT count(*) FROM contacts').pluck().get()).toBe(0);
+    } finally {
+      db.close();
+      await api.close();
+    }
   });
 });
