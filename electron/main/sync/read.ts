@@ -147,9 +147,16 @@ export async function readPass(run: ResourceSync, plan: ReadPlan, first: FirstAn
 }
 
 /**
+ * Pages handed to the staging's thread and not yet written, beyond which a lane waits before it
+ * fetches again: one being written and one queued keep the thread busy; more would only hold
+ * memory.
+ */
+const WRITES_IN_FLIGHT = 2;
+
+/**
  * Fetches `todo` with the run's concurrency, writing each page as it arrives. A page written on
  * the staging's thread is counted once it is written, while its lane fetches the next one; the
- * pages being written are at most as many as the lanes.
+ * pages being written are at most {@link WRITES_IN_FLIGHT}.
  * @returns whether a page showed drift (decisions.ts `pageShowsDrift`)
  * @throws CANCELLED when the run is cancelled; the first error of a lane or of a page's write
  */
@@ -184,7 +191,7 @@ async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly nu
         local.abort(); // stop the lanes promptly
       }).finally(() => writing.delete(done));
       writing.add(done);
-      while (writing.size >= run.concurrency && !writeFailure) await Promise.race(writing);
+      while (writing.size >= WRITES_IN_FLIGHT && !writeFailure) await Promise.race(writing);
     }
   };
   // Many pages are written on a thread of their own while the next ones arrive.
