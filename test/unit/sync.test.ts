@@ -576,6 +576,8 @@ describe('sync failures, drift, cancel, resume', () => {
   it('a sync process killed mid-fetch is replaced by one with the next heap limit, which resumes from the pages written and completes', async () => {
     const { startSync } = await import('../../electron/main/sync/controller.ts');
     const api = await startSampleApi({ contacts: 3000, orders: 300, seed: 4 });
+    // Pages of contacts arrive slower than progress is reported, so the kill lands mid-fetch.
+    api.setFaults({ latencyMsByEndpoint: { contacts: 40 } });
     const file = join(dir, 'killed.sqlite');
     openCache(file).close();
     const pids: number[] = [];
