@@ -34,8 +34,6 @@ export default defineConfig({
           dbWorker: resolve(root, 'electron/main/dbWorker.ts'),
           // The thread a large sync build computes its sort positions on (cache/sortPositions.ts).
           positionsWorker: resolve(root, 'electron/main/positionsWorker.ts'),
-          // The thread a large read writes its staged pages on (cache/stagingThread.ts).
-          stagingWorker: resolve(root, 'electron/main/stagingWorker.ts'),
           syncProcess: resolve(root, 'electron/main/sync/processEntry.ts'),
           sampleApiWorker: resolve(root, 'electron/main/sampleApi/worker.ts'),
           cli: resolve(root, 'electron/main/cli/index.ts'),

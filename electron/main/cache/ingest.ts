@@ -156,58 +156,9 @@ export interface StagedPage {
 }
 
 /**
- * The column values of one page, computed apart from writing them: the sync computes them on its
- * own thread and may write them on another (stagingThread.ts). Plain arrays of strings, numbers
- * and nulls, so they cross to a worker thread as they are.
- */
-export interface PageValues {
-  resource: Resource;
-  /** One row of column values a record ({@link CONTACT_STAGE_COLUMNS} or {@link ORDER_STAGE_COLUMNS} order, without `pass`). */
-  rows: unknown[][];
-  /** Orders: each order's recipients ({@link RECIPIENT_COLUMNS} order), in the order of `rows`; contacts: empty. */
-  recipients: unknown[][][];
-  /** Each record's id (its own, or a placeholder), in server order. */
-  ids: string[];
-  /** Records kept as invalid: the client's invalid ones and those reduced by {@link storable}. */
-  invalid: number;
-}
-
-/**
- * The column values of a page's records.
- * @param page zero-based page number (names the placeholders of rows without an id)
- * @param records the page's records in server order
- */
-export function pageValues(resource: Resource, page: number, records: readonly StagedRecord[]): PageValues {
-  const values: PageValues = { resource, rows: [], recipients: [], ids: [], invalid: 0 };
-  for (const [index, rec] of records.entries()) {
-    const raw = rec.ok ? rec.record : rec.raw;
-    const reason = rec.ok ? null : rec.reason;
-    // A row without a usable id (missing, null, "", {}, true …) is kept under a placeholder id
-    // naming where it was served, so several of them are not merged into one row and nothing
-    // is silently dropped.
-    const fallbackId = rec.ok ? null : noIdPlaceholder(raw, page, index);
-    if (!rec.ok) values.invalid += 1;
-    const reduced = () => {
-      if (rec.ok) values.invalid += 1;
-    };
-    if (resource === 'contacts') {
-      const row = storable(raw, reason, (r, why) => contactValues(r, why, fallbackId), reduced);
-      values.ids.push(row[0] as string);
-      values.rows.push(row);
-    } else {
-      const { order, recipients } = storable(raw, reason, (r, why) => orderValues(r, why, fallbackId), reduced);
-      values.ids.push(order[0] as string);
-      values.rows.push(order);
-      values.recipients.push(recipients);
-    }
-  }
-  return values;
-}
-
-/**
- * Prepared staging writer for one connection. `writeValues` writes one page in its own
- * transaction (rows upserted by id with the current `pass`, recipients of a re-read order
- * replaced) and records the page in `sync_pages` so a restarted sync can skip it.
+ * Prepared staging writer for one connection. `writePage` writes one page in its own transaction
+ * (rows upserted by id with the current `pass`, recipients of a re-read order replaced) and records
+ * the page in `sync_pages` so a restarted sync can skip it.
  */
 export class StageWriter {
   private readonly db: Database.Database;
@@ -236,23 +187,35 @@ export class StageWriter {
    * @param records the page's records in server order
    */
   writePage(resource: Resource, pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage {
-    const values = pageValues(resource, page, records);
-    this.writeValues(pass, page, serverCount, values);
-    return { rows: records.length, invalid: values.invalid, ids: values.ids };
-  }
-
-  /** Writes one page's {@link pageValues} (one transaction); see {@link writePage}. */
-  writeValues(pass: number, page: number, serverCount: number, values: PageValues): void {
+    const ids: string[] = [];
+    let invalid = 0;
     this.db.transaction(() => {
-      if (values.resource === 'contacts') for (const row of values.rows) this.insertContact.run(...row, pass);
-      else {
-        values.rows.forEach((order, i) => {
+      for (const [index, rec] of records.entries()) {
+        const raw = rec.ok ? rec.record : rec.raw;
+        const reason = rec.ok ? null : rec.reason;
+        // A row without a usable id (missing, null, "", {}, true …) is kept under a placeholder id
+        // naming where it was served, so several of them are not merged into one row and nothing
+        // is silently dropped.
+        const fallbackId = rec.ok ? null : noIdPlaceholder(raw, page, index);
+        if (!rec.ok) invalid += 1;
+        if (resource === 'contacts') {
+          const values = storable(raw, reason, (r, why) => contactValues(r, why, fallbackId), () => {
+            if (rec.ok) invalid += 1;
+          });
+          ids.push(values[0] as string);
+          this.insertContact.run(...values, pass);
+        } else {
+          const { order, recipients } = storable(raw, reason, (r, why) => orderValues(r, why, fallbackId), () => {
+            if (rec.ok) invalid += 1;
+          });
+          ids.push(order[0] as string);
           this.insertOrder.run(...order, pass);
           this.deleteRecipients.run(order[0]);
-          for (const row of values.recipients[i] ?? []) this.insertRecipient.run(...row);
-        });
+          for (const values of recipients) this.insertRecipient.run(...values);
+        }
       }
-      this.insertPage.run(values.resource, pass, page, values.rows.length, serverCount);
+      this.insertPage.run(resource, pass, page, records.length, serverCount);
     })();
+    return { rows: records.length, invalid, ids };
   }
 }

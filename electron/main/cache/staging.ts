@@ -6,9 +6,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
-import { StageWriter, pageValues, type StagedPage, type StagedRecord } from './ingest.ts';
+import { StageWriter, type StagedPage, type StagedRecord } from './ingest.ts';
 import { clearStage } from './publish.ts';
-import { StagingThread, THREAD_MIN_PAGES } from './stagingThread.ts';
 import { SyncBookkeeping, type StagingState } from './syncBookkeeping.ts';
 
 export type { StagedPage, StagedRecord } from './ingest.ts';
@@ -27,22 +26,10 @@ export interface ReadStaging {
   clear(): void;
   /**
    * Writes one page in its own transaction (records upserted by id with the current `pass`) and
-   * records the page. Between {@link useThread} and {@link settle} it is written on a thread: the
-   * promise then resolves once the page's transaction has committed.
+   * records the page.
    * @param page zero-based page number (of the read, not as the service numbers it)
-   * @throws what the write threw
    */
-  writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage | Promise<StagedPage>;
-  /**
-   * Lets the pages written from now on be written on a thread of their own when `pages` are
-   * many (stagingThread.ts); {@link settle} ends that. Without it every page is written at once.
-   */
-  useThread?(pages: number): void;
-  /**
-   * Waits until every page handed to {@link writePage} is written (or has failed: its own
-   * promise says so) and stops the thread, before anything else reads or writes the staging.
-   */
-  settle?(): Promise<void>;
+  writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage;
   /** The pages of `pass` already written, and the rows of those from `fromPage` on. */
   pagesWritten(pass: number, fromPage: number): { pages: Set<number>; rows: number };
   /** Records of `pass` kept as invalid. */
@@ -61,7 +48,6 @@ export class MirrorStaging implements ReadStaging {
   readonly #resource: Resource;
   readonly #writer: StageWriter;
   readonly #books: SyncBookkeeping;
-  #thread: StagingThread | null = null;
 
   constructor(db: Database.Database, resource: Resource, books: SyncBookkeeping = new SyncBookkeeping(db)) {
     this.#db = db;
@@ -82,23 +68,8 @@ export class MirrorStaging implements ReadStaging {
     clearStage(this.#db, this.#resource);
   }
 
-  writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage | Promise<StagedPage> {
-    const thread = this.#thread;
-    if (!thread) return this.#writer.writePage(this.#resource, pass, page, serverCount, records);
-    const values = pageValues(this.#resource, page, records);
-    // Only what the result needs is kept while the page is written, not the records.
-    const written: StagedPage = { rows: records.length, invalid: values.invalid, ids: values.ids };
-    return thread.write(pass, page, serverCount, values).then(() => written);
-  }
-
-  useThread(pages: number): void {
-    if (pages >= THREAD_MIN_PAGES && !this.#thread) this.#thread = StagingThread.start(this.#db);
-  }
-
-  async settle(): Promise<void> {
-    const thread = this.#thread;
-    this.#thread = null;
-    await thread?.settle();
+  writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage {
+    return this.#writer.writePage(this.#resource, pass, page, serverCount, records);
   }
 
   pagesWritten(pass: number, fromPage: number): { pages: Set<number>; rows: number } {

@@ -92,7 +92,7 @@ export function defaultSyncProcessUrl(): URL {
  * pages already written, so a limit can cost time but never a sync.
  */
 export const SYNC_PROCESS_HEAP_LIMITS: readonly (SyncHeapLimit | undefined)[] = [
-  { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
+  { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 },
   { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 },
   undefined,
 ];

@@ -10,7 +10,7 @@ import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewServiceQuery } from '../../../shared/views.ts';
 import { isLetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
-import type { ReadStaging, StagedPage, StagingState } from '../cache/staging.ts';
+import type { ReadStaging, StagingState } from '../cache/staging.ts';
 import {
   countInvalidFromStaging, duplicateIds, exceedsMirrorLimits, fitFirstPage, isConsistent, isResumable, lanesFor, listsIdsTwice, mayCountFromOne, mustGiveUp,
   NO_PREVIOUS_PASS, pagesOf, pageShowsDrift, pagesToFetch, passAfterProbe, previousFor, readPastLastPage, refusalEndsSync, resumedStagingIsStale,
@@ -133,7 +133,7 @@ export async function readPass(run: ResourceSync, plan: ReadPlan, first: FirstAn
   progress.startPass(pagesTotal, count, [...written.pages].filter((p) => p >= firstPages.length).length, written.rows);
   run.invalid = 0;
   for (const [page, records] of firstPages.entries()) {
-    const w = await staging.writePage(plan.pass, page, count, records);
+    const w = staging.writePage(plan.pass, page, count, records);
     run.invalid += w.invalid;
     progress.pageWritten(w.rows);
   }
@@ -147,18 +147,8 @@ export async function readPass(run: ResourceSync, plan: ReadPlan, first: FirstAn
 }
 
 /**
- * Pages handed to the staging's thread and not yet written, beyond which a lane waits before it
- * fetches again: one being written and one queued keep the thread busy; more would only hold
- * memory.
- */
-const WRITES_IN_FLIGHT = 2;
-
-/**
- * Fetches `todo` with the run's concurrency, writing each page as it arrives. A page written on
- * the staging's thread is counted once it is written, while its lane fetches the next one; the
- * pages being written are at most {@link WRITES_IN_FLIGHT}.
+ * Fetches `todo` with the run's concurrency, writing each page as it arrives.
  * @returns whether a page showed drift (decisions.ts `pageShowsDrift`)
- * @throws CANCELLED when the run is cancelled; the first error of a lane or of a page's write
  */
 async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly number[], count: number, pagesTotal: number): Promise<boolean> {
   const { staging, progress, signal } = run;
@@ -167,35 +157,19 @@ async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly nu
   const local = new AbortController();
   const onAbort = () => local.abort();
   signal.addEventListener('abort', onAbort);
-  const writing = new Set<Promise<void>>();
-  let writeFailure: { error: unknown } | null = null;
-  const written = (w: StagedPage) => {
-    run.invalid += w.invalid;
-    progress.pageWritten(w.rows);
-    progress.emit(false);
-  };
   const lane = async () => {
     while (next < todo.length) {
       if (local.signal.aborted) return;
       const page = todo[next++] as number;
       const served = await fetchPage(run, plan, page, plan.pageSize, local.signal);
       if (signal.aborted) throw cancelled(run.kept);
-      if (pageShowsDrift(page, pagesTotal, plan.pageSize, count, { count: served.count, rows: served.records.length })) drift = true;
       const w = staging.writePage(plan.pass, page, served.count, served.records);
-      if (!(w instanceof Promise)) {
-        written(w);
-        continue;
-      }
-      const done: Promise<void> = w.then(written, (error: unknown) => {
-        writeFailure ??= { error };
-        local.abort(); // stop the lanes promptly
-      }).finally(() => writing.delete(done));
-      writing.add(done);
-      while (writing.size >= WRITES_IN_FLIGHT && !writeFailure) await Promise.race(writing);
+      run.invalid += w.invalid;
+      if (pageShowsDrift(page, pagesTotal, plan.pageSize, count, { count: served.count, rows: served.records.length })) drift = true;
+      progress.pageWritten(w.rows);
+      progress.emit(false);
     }
   };
-  // Many pages are written on a thread of their own while the next ones arrive.
-  staging.useThread?.(todo.length);
   try {
     await Promise.all(Array.from({ length: lanesFor(run.concurrency, todo.length) }, async () => {
       try {
@@ -205,18 +179,9 @@ async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly nu
         throw error;
       }
     }));
-  } catch (error) {
-    // A failed write aborts the lanes: its error is the one to report, not their aborted requests.
-    if (!writeFailure) throw error;
   } finally {
     signal.removeEventListener('abort', onAbort);
-    // Every page handed over is written (or has failed) before anything else touches the staging.
-    await Promise.all(writing);
-    await staging.settle?.();
   }
-  const failure = writeFailure as { error: unknown } | null;
-  if (failure) throw failure.error;
-  if (signal.aborted) throw cancelled(run.kept);
   return drift;
 }
 
