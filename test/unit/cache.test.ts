@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery } from '../../shared/query.ts';
+import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery, type OrderQuery } from '../../shared/query.ts';
 import { CacheClient } from '../../electron/main/cache/client.ts';
 import { openCache, sessionMarkerPath, SORTER_THREADS, useBulkWriteSettings } from '../../electron/main/cache/db.ts';
-import { COUNT_CAP, contactFacets, countContacts, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
+import { COUNT_CAP, contactFacets, countContacts, countOrders, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { contactFilterTokensSql, contactPhoneSearchSql } from '../../electron/main/cache/publish.ts';
 import { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
 import { CONTACT_POSITIONS } from '../../electron/main/cache/positions.ts';
@@ -211,6 +211,55 @@ describe('windows, sorts, filters, facets', () => {
     const of = orderFacets(db, {});
     expect(of.delivered.reduce((s, o) => s + o.count, 0)).toBe(600);
     for (const o of of.delivered) expect(queryOrders(db, { delivered: [o.value] }, { offset: 0, limit: 1000 }).total.count).toBe(o.count);
+  });
+
+  it('every facet option counts what ticking it alone would give, with or without a search and other filters', () => {
+    // The definition of a facet, through the count of each query: the filter's own selection
+    // replaced by the one option. Queries where the facets share one scan and where they do not.
+    const [state] = contactFacets(db, {}).states;
+    const [label] = contactFacets(db, {}).labels;
+    const contactQueries: ContactQuery[] = [
+      {}, { search: 'a' }, { search: 'lee' }, { states: [state!.value] }, { search: 'e', verified: ['yes'], liveMode: ['test'] },
+      { labels: [label!.value] }, { search: 'o', labels: [label!.value], labelsMode: 'all' }, { invalidOnly: true }, { search: 'zzzzqx' },
+    ];
+    let options = 0;
+    for (const q of contactQueries) {
+      const f = contactFacets(db, q);
+      const check = (filter: keyof ContactQuery, got: readonly { value: unknown; count: number }[]) => {
+        for (const o of got) {
+          const want = countContacts(db, { ...q, [filter]: [o.value], ...(filter === 'labels' && q.labelsMode !== 'all' ? { labelsMode: 'any' } : {}) }).count;
+          // In "all" mode a label's option narrows the view: the ticked labels and this one.
+          const wantAll = filter === 'labels' && q.labelsMode === 'all' ? countContacts(db, { ...q, labels: [...new Set([...(q.labels ?? []), o.value as string])] }).count : want;
+          expect(o.count, `${JSON.stringify(q)} ${filter}=${String(o.value)}`).toBe(wantAll);
+          options++;
+        }
+      };
+      check('states', f.states);
+      check('verified', f.verified);
+      // Every row has one state and one verified value: the options are all there.
+      const without = (filter: keyof ContactQuery) => countContacts(db, { ...q, [filter]: undefined }).count;
+      expect(f.states.reduce((sum, o) => sum + o.count, 0), JSON.stringify(q)).toBe(without('states'));
+      expect(f.verified.reduce((sum, o) => sum + o.count, 0), JSON.stringify(q)).toBe(without('verified'));
+      check('liveMode', f.liveMode);
+      check('labels', f.labels);
+      expect(f.invalid, JSON.stringify(q)).toBe(countContacts(db, { ...q, invalidOnly: true }).count);
+    }
+    const orderQueries: OrderQuery[] = [{}, { search: 'a' }, { statuses: [orderFacets(db, {}).statuses[0]!.value] }, { search: 'e', delivered: ['some'], liveMode: ['live'] }];
+    for (const q of orderQueries) {
+      const f = orderFacets(db, q);
+      const keys = ['statuses', 'productTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered'] as const;
+      for (const filter of keys) {
+        for (const o of f[filter]) {
+          expect(o.count, `${JSON.stringify(q)} ${filter}=${String(o.value)}`).toBe(countOrders(db, { ...q, [filter]: [o.value] }).count);
+          options++;
+        }
+      }
+      for (const filter of ['productTypes', 'delivered'] as const) {
+        expect(f[filter].reduce((sum, o) => sum + o.count, 0), `${JSON.stringify(q)} ${filter}`).toBe(countOrders(db, { ...q, [filter]: undefined }).count);
+      }
+      expect(f.invalid).toBe(countOrders(db, { ...q, invalidOnly: true }).count);
+    }
+    expect(options).toBeGreaterThan(200);
   });
 
   it('orders: every sort column, search by id and by recipient, contact detail lists its orders', () => {
