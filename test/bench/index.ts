@@ -365,6 +365,12 @@ async function runScale(contacts: number): Promise<void> {
           }
           const ec = latencyStats(result.exactCountMs);
           if (ec.n > 0) add({ key: `${s}.count.exact`, name: `${s}: exact count of capped searches (p95 of ${ec.n})`, value: ec.p95, unit: 'ms', pass: null, note: `max ${fmt(ec.max)} ms; asked after the capped count` });
+          const fc = latencyStats(result.facets.map((f) => f.ms));
+          const during = latencyStats(result.facets.map((f) => f.queryMs));
+          if (fc.n > 0) {
+            add({ key: `${s}.facets`, name: `${s}: facet counts of a 1- or 2-letter search (p95 of ${fc.n})`, value: fc.p95, unit: 'ms', pass: null, note: `p50 ${fmt(fc.p50)} ms, max ${fmt(fc.max)} ms; counted in a worker of their own` });
+            add({ key: `${s}.facets.query`, name: `${s}: · the next letter's typeahead query, asked while they are counted (p95)`, value: during.p95, unit: 'ms', pass: null, note: `max ${fmt(during.max)} ms; answered by the database worker meanwhile` });
+          }
           if (benchView) {
             const v = latencyStats(result.view.map((t) => t.ms));
             const worstView = result.view.reduce((a, b) => (b.ms > a.ms ? b : a), result.view[0] ?? { kind: '', search: '', ms: 0 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery, type OrderQuery } from '../../shared/query.ts';
-import { CacheClient } from '../../electron/main/cache/client.ts';
+import { CacheClient, defaultWorkerUrl } from '../../electron/main/cache/client.ts';
 import { openCache, sessionMarkerPath, SORTER_THREADS, useBulkWriteSettings } from '../../electron/main/cache/db.ts';
 import { COUNT_CAP, contactFacets, countContacts, countOrders, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
 import { contactFilterTokensSql, contactPhoneSearchSql } from '../../electron/main/cache/publish.ts';
@@ -331,6 +331,42 @@ describe('CacheClient (worker thread)', () => {
         onProgress: (p) => progress.push(p.rowsDone),
       });
       expect(out.rows).toBe(3000); // the exportCsv job the worker entry registers
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers facet counts in a worker of their own: a query asked while they run is not queued behind them', async () => {
+    const client = await CacheClient.open(file);
+    try {
+      expect(await client.contactFacets({})).toEqual(contactFacets(db, {}));
+      // One worker answers in the order asked: the query would come after every facet count.
+      let facetsDone = false;
+      const facets = Promise.all(Array.from({ length: 40 }, () => client.contactFacets({ search: 'a' }))).then((all) => {
+        facetsDone = true;
+        return all;
+      });
+      const page = await client.queryContacts({ search: 'a' }, { offset: 0, limit: 50 });
+      expect(facetsDone).toBe(false);
+      expect(page.rows.map((r) => r.id)).toEqual(ids({ search: 'a' }, 50));
+      const answers = await facets;
+      expect(answers[39]).toEqual(contactFacets(db, { search: 'a' }));
+      expect(await client.orderFacets({ delivered: ['some'] })).toEqual(orderFacets(db, { delivered: ['some'] }));
+    } finally {
+      await client.close();
+    }
+    await expect(client.contactFacets({})).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
+  it('answers facet counts in its own worker when the second one cannot start', async () => {
+    // The real worker, except as the scans' worker, which exits at once.
+    const noScans = new URL(
+      `data:text/javascript,${encodeURIComponent(`import { workerData } from 'node:worker_threads'; if (workerData.scans) process.exit(5); else await import(${JSON.stringify(defaultWorkerUrl().href)});`)}`,
+    );
+    const client = await CacheClient.open(file, { workerUrl: noScans, startupReader: false });
+    try {
+      expect(await client.contactFacets({ search: 'a' })).toEqual(contactFacets(db, { search: 'a' }));
+      expect((await client.queryContacts({}, { offset: 0, limit: 5 })).rows).toHaveLength(5);
     } finally {
       await client.close();
     }

@@ -8,6 +8,10 @@
  * A worker thread takes tens of milliseconds to start, so while it does, page-sized reads of a
  * cleanly closed, current cache are answered on the calling thread by a read-only startup reader
  * (db.ts `openStartupReader`); everything else waits for the worker.
+ *
+ * Facet counts (methods.ts `SCAN_METHODS`) scan a whole view: they are answered by a second
+ * worker, started on their first call, with its own connection to the same file, so the queries
+ * asked while they run are answered at once. Each connection reads the last committed snapshot.
  */
 import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
@@ -15,7 +19,7 @@ import type { ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, fromErrorPayload } from '../../../shared/errors.ts';
 import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import { openStartupReader } from './db.ts';
-import { CACHE_METHODS, STARTUP_READ_METHODS, type CacheJobs, type CacheMethodName, type CacheMethods, type ExportProgressValue } from './methods.ts';
+import { CACHE_METHODS, SCAN_METHODS, STARTUP_READ_METHODS, type CacheJobs, type CacheMethodName, type CacheMethods, type ExportProgressValue } from './methods.ts';
 import { methodClientBase, type HostRequest, type HostResponse, type HostWorkerData, type JobArgs, type JobOptions, type JobProgress, type JobResult, type MethodArgs, type MethodResult } from './protocol.ts';
 
 export type { ExportProgressValue } from './methods.ts';
@@ -57,10 +61,15 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
   /** Settles (never rejects) when the worker has answered its open, ready or failed. */
   readonly started: Promise<void>;
   private markStarted: () => void = () => {};
+  /** How to open the worker of the scans: the file and the worker script; null: this client is that worker's. */
+  private readonly scanOpen: { file: string; workerUrl: URL | undefined } | null;
+  /** The client of the scans' worker, once asked for; it resolves to null when it could not start (the scans then run here). */
+  private scanner: Promise<CacheClient | null> | null = null;
 
-  private constructor(worker: Worker) {
+  private constructor(worker: Worker, scanOpen: { file: string; workerUrl: URL | undefined } | null) {
     super();
     this.worker = worker;
+    this.scanOpen = scanOpen;
     this.started = new Promise((resolve) => {
       this.markStarted = resolve;
     });
@@ -76,11 +85,14 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
    * @param options.startupReader false: never read on the calling thread (default true)
    * @param options.onLateFailure called with the error when the worker's open fails after the
    *   promise resolved early
+   * @param options.role 'scans': this is the scans' worker of another client (a read-only
+   *   connection of a file that client opened; no scans' worker of its own)
    * @throws LetterdeskError CACHE_TOO_NEW / CACHE_DAMAGED / DISK_FULL from the open
    */
-  static open(file: string, options: { workerUrl?: URL; startupReader?: boolean; onLateFailure?: (error: Error) => void } = {}): Promise<CacheClient> {
-    const worker = new Worker(options.workerUrl ?? defaultWorkerUrl(), { workerData: { file } satisfies HostWorkerData });
-    const client = new CacheClient(worker);
+  static open(file: string, options: { workerUrl?: URL; startupReader?: boolean; onLateFailure?: (error: Error) => void; role?: 'scans' } = {}): Promise<CacheClient> {
+    const scans = options.role === 'scans';
+    const worker = new Worker(options.workerUrl ?? defaultWorkerUrl(), { workerData: { file, ...(scans ? { scans } : {}) } satisfies HostWorkerData });
+    const client = new CacheClient(worker, scans ? null : { file, workerUrl: options.workerUrl });
     client.reader = options.startupReader === false ? null : openStartupReader(file);
     const early = client.reader !== null;
     return new Promise((resolve, reject) => {
@@ -193,7 +205,28 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
         this.closeReader();
       }
     }
+    if (this.scanOpen && SCAN_METHODS.has(method) && !this.closed) {
+      return this.scanClient().then((scanner) => (scanner && !scanner.closed ? scanner.call(method, args) : this.ownCall(method, args)));
+    }
+    return this.ownCall(method, args);
+  }
+
+  private ownCall<K extends CacheMethodName>(method: K, args: MethodArgs<CacheMethods[K]>): Promise<MethodResult<CacheMethods[K]>> {
     return this.send<MethodResult<CacheMethods[K]>>({ type: 'call', method, args } as DistributiveOmit<Request, 'id'>).promise;
+  }
+
+  /**
+   * The client of the scans' worker, opened on first use once this client's worker is ready (the
+   * file is then migrated and checked). If it cannot start, the scans are answered by this
+   * client's own worker, as they are by a second worker that failed later.
+   */
+  private scanClient(): Promise<CacheClient | null> {
+    const how = this.scanOpen;
+    if (!how) return Promise.resolve(null);
+    this.scanner ??= this.started.then(() =>
+      this.closed ? null : CacheClient.open(how.file, { startupReader: false, role: 'scans', ...(how.workerUrl ? { workerUrl: how.workerUrl } : {}) }).catch(() => null),
+    );
+    return this.scanner;
   }
 
   /**
@@ -244,6 +277,9 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
    */
   async close(): Promise<void> {
     this.closeReader();
+    const scanner = this.scanner;
+    this.scanner = Promise.resolve(null);
+    await (await scanner)?.close();
     await this.started;
     if (this.closed) {
       if (this.failure) await this.worker.terminate();

@@ -56,6 +56,13 @@ export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheM
   'queryTemplates', 'getTemplate', 'queryCampaigns', 'getCampaign',
 ]);
 
+/**
+ * Methods that scan a whole view (facet counts: seconds at a million rows for a broad search).
+ * The client answers them on a second connection in a worker thread of its own, so that a query
+ * asked meanwhile, a keystroke's, never waits behind them (client.ts).
+ */
+export const SCAN_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>(['contactFacets', 'orderFacets']);
+
 /** Progress of a CSV export. */
 export interface ExportProgressValue {
   rowsDone: number;

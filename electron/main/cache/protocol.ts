@@ -96,6 +96,8 @@ export type HostResponse<T extends MethodTable, J extends JobTable> =
 export interface HostWorkerData {
   /** Absolute path of the cache file to open. */
   file: string;
+  /** Open it read-only for scans, beside a worker that opened it (db.ts `openScanReader`). */
+  scans?: boolean;
 }
 
 /** What a client derived by {@link methodClientBase} implements: sending one call of the table. */

@@ -8,7 +8,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { LetterdeskError, toErrorPayload } from '../../../shared/errors.ts';
-import { openCache } from './db.ts';
+import { openCache, openScanReader } from './db.ts';
 import type { HostRequest, HostResponse, HostWorkerData, JobContext, JobProgress, JobResult, JobTable, MethodResult, MethodTable } from './protocol.ts';
 
 /** A running job: what cancels it, and how many of its progress values the client has not yet handled. */
@@ -27,10 +27,10 @@ interface RunningJob {
 export function serveCache<T extends MethodTable, J extends JobTable>(tables: { methods: T; jobs: J }): void {
   const port = parentPort;
   if (!port) return;
-  const { file } = workerData as HostWorkerData;
+  const { file, scans } = workerData as HostWorkerData;
   let db: Database.Database | null = null;
   try {
-    db = openCache(file);
+    db = scans ? openScanReader(file) : openCache(file);
     reply(port, { id: 0, type: 'ready' });
   } catch (error) {
     reply(port, { id: 0, type: 'result', ok: false, error: toErrorPayload(error) });
