@@ -336,26 +336,50 @@ describe('CacheClient (worker thread)', () => {
     }
   });
 
-  it('answers facet counts in a worker of their own: a query asked while they run is not queued behind them', async () => {
+  it('answers facet counts in a worker of their own, the same as the direct queries', async () => {
     const client = await CacheClient.open(file);
     try {
       expect(await client.contactFacets({})).toEqual(contactFacets(db, {}));
-      // One worker answers in the order asked: the query would come after every facet count.
-      let facetsDone = false;
-      const facets = Promise.all(Array.from({ length: 40 }, () => client.contactFacets({ search: 'a' }))).then((all) => {
-        facetsDone = true;
-        return all;
-      });
-      const page = await client.queryContacts({ search: 'a' }, { offset: 0, limit: 50 });
-      expect(facetsDone).toBe(false);
-      expect(page.rows.map((r) => r.id)).toEqual(ids({ search: 'a' }, 50));
-      const answers = await facets;
-      expect(answers[39]).toEqual(contactFacets(db, { search: 'a' }));
+      expect(await client.contactFacets({ search: 'a', verified: ['yes'] })).toEqual(contactFacets(db, { search: 'a', verified: ['yes'] }));
       expect(await client.orderFacets({ delivered: ['some'] })).toEqual(orderFacets(db, { delivered: ['some'] }));
     } finally {
       await client.close();
     }
     await expect(client.contactFacets({})).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
+  it('a query asked while facets are counted is answered at once; a waiting count is replaced by a newer one', async () => {
+    // The real worker, except as the scans' worker, which answers each call after 600 ms with what it was asked.
+    const slowScans = new URL(
+      `data:text/javascript,${encodeURIComponent(`import { parentPort, workerData } from 'node:worker_threads';
+        if (workerData.scans) {
+          parentPort.postMessage({ id: 0, type: 'ready' });
+          parentPort.on('message', (m) => {
+            if (m.type === 'close') { parentPort.postMessage({ id: m.id, type: 'result', ok: true, value: null }); parentPort.close(); return; }
+            setTimeout(() => parentPort.postMessage({ id: m.id, type: 'result', ok: true, value: { scanned: m.args[0] } }), 600);
+          });
+        } else await import(${JSON.stringify(defaultWorkerUrl().href)});`)}`,
+    );
+    const client = await CacheClient.open(file, { workerUrl: slowScans, startupReader: false });
+    try {
+      const settled: string[] = [];
+      const track = <T>(name: string, p: Promise<T>) => p.then((v) => (settled.push(name), v), (e: unknown) => (settled.push(`${name} failed`), Promise.reject(e)));
+      const first = track('first', client.contactFacets({ search: 'a' }));
+      const replaced = track('replaced', client.contactFacets({ search: 'ab' }));
+      const replacedWith = replaced.then(() => 'answered', (e: { code?: string }) => e.code);
+      const latest = track('latest', client.contactFacets({ search: 'abc' }));
+      const orders = track('orders', client.orderFacets({}));
+      const page = await track('query', client.queryContacts({ search: 'a' }, { offset: 0, limit: 50 }));
+      expect(page.rows.map((r) => r.id)).toEqual(ids({ search: 'a' }, 50));
+      expect(await replacedWith).toBe('CANCELLED');
+      expect(await first).toEqual({ scanned: { search: 'a' } });
+      expect(await latest).toEqual({ scanned: { search: 'abc' } });
+      expect(await orders).toEqual({ scanned: {} });
+      // The query did not wait for any count; the counts ran one at a time, in the order asked.
+      expect(settled).toEqual(['replaced failed', 'query', 'first', 'latest', 'orders']);
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers facet counts in its own worker when the second one cannot start', async () => {

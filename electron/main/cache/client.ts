@@ -12,6 +12,8 @@
  * Facet counts (methods.ts `SCAN_METHODS`) scan a whole view: they are answered by a second
  * worker, started on their first call, with its own connection to the same file, so the queries
  * asked while they run are answered at once. Each connection reads the last committed snapshot.
+ * One scan runs at a time; a scan asked while another of the same method still waits replaces it
+ * (the one replaced is answered CANCELLED): only the counts of the latest result are worth a scan.
  */
 import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
@@ -65,6 +67,9 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
   private readonly scanOpen: { file: string; workerUrl: URL | undefined } | null;
   /** The client of the scans' worker, once asked for; it resolves to null when it could not start (the scans then run here). */
   private scanner: Promise<CacheClient | null> | null = null;
+  /** Scans asked while another runs, at most one per method, in the order asked. */
+  private readonly scansWaiting = new Map<CacheMethodName, { run: () => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private scanRunning = false;
 
   private constructor(worker: Worker, scanOpen: { file: string; workerUrl: URL | undefined } | null) {
     super();
@@ -205,10 +210,32 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
         this.closeReader();
       }
     }
-    if (this.scanOpen && SCAN_METHODS.has(method) && !this.closed) {
-      return this.scanClient().then((scanner) => (scanner && !scanner.closed ? scanner.call(method, args) : this.ownCall(method, args)));
-    }
+    if (this.scanOpen && SCAN_METHODS.has(method) && !this.closed) return this.queueScan(method, args);
     return this.ownCall(method, args);
+  }
+
+  /** Runs a scan after the one running, replacing a scan of the same method that still waits. */
+  private queueScan<K extends CacheMethodName>(method: K, args: MethodArgs<CacheMethods[K]>): Promise<MethodResult<CacheMethods[K]>> {
+    return new Promise((resolve, reject) => {
+      this.scansWaiting.get(method)?.reject(new LetterdeskError('CANCELLED', 'A newer request for the same counts replaced this one before it started.'));
+      this.scansWaiting.delete(method);
+      const run = () => this.scanClient().then((scanner) => (scanner && !scanner.closed ? scanner.call(method, args) : this.ownCall(method, args)));
+      this.scansWaiting.set(method, { run, resolve: resolve as (value: unknown) => void, reject });
+      this.nextScan();
+    });
+  }
+
+  private nextScan(): void {
+    if (this.scanRunning) return;
+    const first = this.scansWaiting.entries().next();
+    if (first.done) return;
+    const [method, scan] = first.value;
+    this.scansWaiting.delete(method);
+    this.scanRunning = true;
+    scan.run().then(scan.resolve, scan.reject).finally(() => {
+      this.scanRunning = false;
+      this.nextScan();
+    });
   }
 
   private ownCall<K extends CacheMethodName>(method: K, args: MethodArgs<CacheMethods[K]>): Promise<MethodResult<CacheMethods[K]>> {
