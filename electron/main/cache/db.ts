@@ -207,8 +207,8 @@ export function openStartupReader(file: string): Database.Database | null {
 /**
  * Opens `file` read-only for the scans (facet counts) of a second database worker, beside the one
  * that opened, checked and migrated it (client.ts): no checks, no migration, no session marker,
- * nothing moved or written. Reads as the main connection does: the same page cache size,
- * memory-mapped reads, sorts in memory.
+ * nothing moved or written. Memory-mapped reads and sorts in memory, as the main connection; a
+ * smaller page cache, since a scan reads each page once.
  * @throws what better-sqlite3 throws when the file cannot be opened
  */
 export function openScanReader(file: string): Database.Database {
@@ -216,7 +216,7 @@ export function openScanReader(file: string): Database.Database {
   try {
     db.pragma('busy_timeout = 5000');
     registerLocaleKey(db);
-    db.pragma('cache_size = -65536');
+    db.pragma('cache_size = -16384');
     db.pragma('temp_store = MEMORY');
     db.pragma('mmap_size = 268435456');
     return db;

@@ -5,9 +5,9 @@
  *
  * The filters the query does not set leave the view as it is, so their facets count the same
  * rows: one grouped scan of the view counts every combination of their values (and the records
- * kept as invalid), and each facet adds up its own column. A filter the query sets is counted on
- * the view without it, one scan each. A broad search thus reads its matches once or twice, not
- * once per facet.
+ * kept as invalid), and each facet adds up its own column. The labels take a second scan, grouped
+ * by each row's label list. A filter the query sets is counted on the view without it, one scan
+ * each. A broad search thus reads its matches twice, not once per facet.
  */
 import type Database from 'better-sqlite3';
 import { RECORD_CHANGES, type ContactFacets, type ContactQuery, type DeliveredState, type FacetOption, type OrderFacets, type OrderQuery, type RecordChange, type VerifiedState } from '../../../shared/query.ts';
@@ -163,10 +163,11 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
     const labelsShared = query.labelsMode === 'all' || !query.labels?.length;
     // The whole mirror's states are read from their index, by the states facet's own scan.
     const inShared = (g: (typeof CONTACT_GROUPS)[number]) => !isSet(g.filter) && !(base.all && g.filter === 'states');
-    const exprs = [...CONTACT_GROUPS.map((g) => (inShared(g) ? g.expr : 'NULL')), labelsShared && !base.all ? 'c.label_list' : 'NULL'];
-    const shared = combinations(db, base, exprs, base.all ? undefined : 'c');
+    const shared = combinations(db, base, CONTACT_GROUPS.map((g) => (inShared(g) ? g.expr : 'NULL')), base.all ? undefined : 'c');
     const [states, verified, live] = CONTACT_GROUPS.map((g, i) => facetCounts(db, shared, i, !inShared(g), own(g.filter), g.expr)) as [Tally, Tally, Tally];
-    const lists = labelsShared ? (base.all ? undefined : shared.map((r) => ({ list: r.values[3], n: r.n }))) : labelLists(db, own('labels')());
+    // Labels by a scan of their own: grouped with the other values, the label lists would
+    // multiply the groups (thousands of lists by every state) and the memory they take.
+    const lists = labelLists(db, labelsShared ? base : own('labels')());
     return {
       labels: labelOptions(db, lists),
       states: named(states, (v, n) => ({ value: str(v), label: str(v) || '(none)', count: n })),
