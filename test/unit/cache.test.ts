@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery, type OrderQuery } from '../../shared/query.ts';
 import { CacheClient, defaultWorkerUrl } from '../../electron/main/cache/client.ts';
@@ -11,7 +11,6 @@ import { contactFilterTokensSql, contactPhoneSearchSql } from '../../electron/ma
 import { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
 import { CONTACT_POSITIONS } from '../../electron/main/cache/positions.ts';
 import { CONTACT_SORT } from '../../electron/main/cache/viewParts.ts';
-import { viewScope } from '../../electron/main/cache/viewScope.ts';
 import { reverse } from '../../electron/main/cache/positions.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
@@ -511,40 +510,6 @@ describe('CacheClient when the worker exits before it opened the file', () => {
     expect(failures).toHaveLength(1);
     await expect(client.queryContacts({}, { offset: 0, limit: 10 })).rejects.toMatchObject({ code: 'INTERNAL' });
     await client.close();
-  });
-});
-
-describe('the last-name order of an older cache (migration 8)', () => {
-  it('sorts by the values until a sync builds the position, then reads the position by index', async () => {
-    const windows = (target: Database.Database) =>
-      (['asc', 'desc'] as const).flatMap((direction) => [0, 1500, 2950].map((offset) => queryContacts(target, { sort: { column: 'lastName', direction } }, { offset, limit: 100 }).rows.map((r) => r.id)));
-    const plan = (target: Database.Database) => {
-      const v = contactViewSql({ sort: { column: 'lastName', direction: 'asc' } }, undefined, viewScope(target, 'contacts', undefined));
-      return (target.prepare(`EXPLAIN QUERY PLAN SELECT c.id FROM ${v.from} WHERE ${v.where} ORDER BY ${v.orderBy} LIMIT 10`).all() as { detail: string }[]).map((r) => r.detail).join('; ');
-    };
-    const want = windows(db);
-    expect(plan(db)).toMatch(/USING INDEX contacts_pos_last_name/);
-    // The cache as the app before this one left it: no such column, schema 7.
-    const copy = join(dir, 'schema7.sqlite');
-    db.exec(`VACUUM INTO '${copy}'`);
-    const old = new Database(copy);
-    const index = old.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'contacts_pos_last_name%'").pluck().get() as string;
-    old.exec(`DROP INDEX "${index}"; ALTER TABLE contacts DROP COLUMN pos_last_name; PRAGMA user_version = 7`);
-    old.close();
-    const migrated = openCache(copy);
-    try {
-      expect(migrated.prepare('SELECT count(pos_last_name) FROM contacts').pluck().get()).toBe(0);
-      expect(viewScope(migrated, 'contacts', undefined).lastName).toBeUndefined();
-      expect(windows(migrated)).toEqual(want);
-      expect(plan(migrated)).not.toMatch(/pos_last_name/);
-      // The next sync builds the position.
-      await runSync(migrated, createHttpPageSource({ baseUrl: api.baseUrl, tokens: { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN } }), { resources: ['contacts'], pageSize: 500 });
-      expect(migrated.prepare('SELECT count(pos_last_name) FROM contacts').pluck().get()).toBe(3000);
-      expect(windows(migrated)).toEqual(want);
-      expect(plan(migrated)).toMatch(/USING INDEX contacts_pos_last_name/);
-    } finally {
-      migrated.close();
-    }
   });
 });
 

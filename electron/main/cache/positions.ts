@@ -73,26 +73,13 @@ function flags(sortable: Record<string, Sortable>): Record<string, string> {
 export const CONTACT_POSITIONS: Record<string, string> = expressions(CONTACT_SORTABLE);
 export const ORDER_POSITIONS: Record<string, string> = expressions(ORDER_SORTABLE);
 
-/**
- * The mirror's own positions beyond {@link CONTACT_POSITIONS}, which neither a saved view's
- * members nor the rows outside the mirror keep (sortOrder.ts orders those by the values): by last
- * name, then first name, in locale order, empty last names last.
- */
-const CONTACT_MIRROR_SORTABLE: Record<string, Sortable> = {
-  pos_last_name: { empty: "(coalesce(last_name, '') = '')", order: `${LOCALE_KEY_FUNCTION}(last_name), ${LOCALE_KEY_FUNCTION}(first_name)` },
-};
-
-/** Every sort position column of the mirror's contacts (publish.ts builds them all). */
-export const CONTACT_MIRROR_POSITIONS: Record<string, string> = { ...CONTACT_POSITIONS, ...expressions(CONTACT_MIRROR_SORTABLE) };
-
 /** Sort position column → its empty flag (1 for an empty value), for the columns that have one. */
 export const CONTACT_EMPTY: Record<string, string> = flags(CONTACT_SORTABLE);
 export const ORDER_EMPTY: Record<string, string> = flags(ORDER_SORTABLE);
-const CONTACT_MIRROR_EMPTY: Record<string, string> = flags(CONTACT_MIRROR_SORTABLE);
 
 /** The empty flag of a position column of either table (the names do not overlap), or undefined. */
 export function emptyFlag(position: string): string | undefined {
-  return CONTACT_EMPTY[position] ?? ORDER_EMPTY[position] ?? CONTACT_MIRROR_EMPTY[position];
+  return CONTACT_EMPTY[position] ?? ORDER_EMPTY[position];
 }
 
 /**

@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
-import { CONTACT_MIRROR_POSITIONS, ORDER_POSITIONS } from './positions.ts';
+import { CONTACT_POSITIONS, ORDER_POSITIONS } from './positions.ts';
 import { removeScratch, scratchFileOf, startPositions, type PositionsBuild } from './sortPositions.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
@@ -165,7 +165,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
       db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
         SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
       onPhase?.('indexing');
-      copyAndIndex(db, positions, 'stage_contacts', 'contacts_next', CONTACT_STAGE_COLUMNS.join(', '), Object.keys(CONTACT_MIRROR_POSITIONS), () =>
+      copyAndIndex(db, positions, 'stage_contacts', 'contacts_next', CONTACT_STAGE_COLUMNS.join(', '), Object.keys(CONTACT_POSITIONS), () =>
         withoutAutomerge(db, 'contacts_fts_next', () => db.exec(`INSERT INTO contacts_fts_next (rowid, ${CONTACT_FTS_COLUMNS})
           SELECT c.rowid, ${contactFtsValuesSql('c', contactFilterTokensSql('c', 'contact_labels_next', 'labels_next'))} FROM contacts_next c`)));
     } else {

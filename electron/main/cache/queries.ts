@@ -13,7 +13,7 @@ import { descendingRanges, firstEmptyMember, firstEmptyPosition, orderedParts, p
 import { materializedOrder } from './materializedOrder.ts';
 import { isSimpleSort } from './sortOrder.ts';
 import { viewScope } from './viewScope.ts';
-import { contactViewSql, orderViewSql, sortPositionColumn, type ViewScope, type ViewSql } from './views.ts';
+import { contactViewSql, orderViewSql, sortPositionColumn, type ViewSql } from './views.ts';
 
 export { contactFacets, orderFacets } from './facets.ts';
 export { getContact, getOrder } from './details.ts';
@@ -70,20 +70,19 @@ function partRows(db: Database.Database, view: ViewSql, columns: string, win: Ro
   return rows;
 }
 
-function windowRows(db: Database.Database, kind: 'contacts' | 'orders', scope: ViewScope, fullView: ViewSql, query: ContactQuery | OrderQuery, win: RowWindow): { rows: Row[]; total: RowCount } {
+function windowRows(db: Database.Database, kind: 'contacts' | 'orders', fullView: ViewSql, query: ContactQuery | OrderQuery, win: RowWindow): { rows: Row[]; total: RowCount } {
   const table = kind;
   const alias = kind === 'contacts' ? 'c' : 'o';
   const columns = kind === 'contacts' ? CONTACT_ROW_COLUMNS : ORDER_ROW_COLUMNS;
   const sort = query.sort;
   let view = fullView;
   const searched = `${table}_fts JOIN ${table} ${alias} ON ${alias}.rowid = ${table}_fts.rowid`;
-  const simple = isSimpleSort(query, scope.lastName === true);
-  if (!simple && view.from === searched) {
+  if (!isSimpleSort(query) && view.from === searched) {
     // A search of the mirror under several sort keys: its matches sorted by their places in the
     // mirror's order under this sort (materialized once per snapshot), an integer each.
     const order = materializedOrder(db, table, alias, view.orderBy);
     view = { ...view, from: `${view.from} JOIN ${order} x ON x.row = ${alias}.rowid`, orderBy: 'x.pos' };
-  } else if (!simple && view.from === `${table} ${alias}`) {
+  } else if (!isSimpleSort(query) && view.from === `${table} ${alias}`) {
     // Several sort keys over the mirror's rows (filtered by row conditions or not): walk the
     // mirror's order under this sort, materialized once per snapshot, as a position.
     const order = materializedOrder(db, table, alias, view.orderBy);
@@ -161,8 +160,7 @@ function windowRows(db: Database.Database, kind: 'contacts' | 'orders', scope: V
  */
 export function queryContacts(db: Database.Database, query: ContactQuery, win: RowWindow): RowPage<ContactRow> {
   return read(db, () => {
-    const scope = viewScope(db, 'contacts', query.view);
-    const { rows, total } = windowRows(db, 'contacts', scope, contactViewSql(query, undefined, scope), query, win);
+    const { rows, total } = windowRows(db, 'contacts', contactViewSql(query, undefined, viewScope(db, 'contacts', query.view)), query, win);
     return { rows: rows.map(toContactRow), offset: win.offset, total };
   });
 }
@@ -178,8 +176,7 @@ export function countContacts(db: Database.Database, query: ContactQuery): RowCo
 /** A window of the orders view (see {@link queryContacts}). */
 export function queryOrders(db: Database.Database, query: OrderQuery, win: RowWindow): RowPage<OrderRow> {
   return read(db, () => {
-    const scope = viewScope(db, 'orders', query.view);
-    const { rows, total } = windowRows(db, 'orders', scope, orderViewSql(query, undefined, scope), query, win);
+    const { rows, total } = windowRows(db, 'orders', orderViewSql(query, undefined, viewScope(db, 'orders', query.view)), query, win);
     return { rows: rows.map(toOrderRow), offset: win.offset, total };
   });
 }

@@ -1,7 +1,6 @@
 /**
- * Sorts by several keys (shared/query.ts `sort` then `thenBy`), and by last name where no
- * last-name position answers it (a saved view's member table, rows outside the mirror, a mirror
- * not synced since migration 8: views.ts `ViewScope` `lastName`). Over the mirror's rows (and a saved view's members newer than the
+ * Sorts by several keys (shared/query.ts `sort` then `thenBy`) and by last name, which no single
+ * sort position column answers. Over the mirror's rows (and a saved view's members newer than the
  * mirror, which carry positions too) a key before the last one orders by its group — the first
  * position among the rows with the same value, `min(pos) OVER (PARTITION BY value)`, so equal
  * values stay together in the position's (locale) order — and the last key by its unique position,
@@ -29,15 +28,10 @@ export function sortKeys(query: { sort?: SortKey; thenBy?: SortKey[] }): SortKey
   return keys.filter((k, i) => keys.findIndex((x) => x.column === k.column) === i);
 }
 
-/**
- * The sort is one key a position column (or the default order) answers: windows are ranges of it.
- * @param mirror the rows are the mirror's own, which also have a last-name position
- *   (viewParts.ts `CONTACT_MIRROR_SORT`); a saved view's member table and unions with rows
- *   outside the mirror have not
- */
-export function isSimpleSort(query: { sort?: SortKey; thenBy?: SortKey[] }, mirror = false): boolean {
+/** The sort is one key a position column (or the default order) answers: windows are ranges of it. */
+export function isSimpleSort(query: { sort?: SortKey; thenBy?: SortKey[] }): boolean {
   const keys = sortKeys(query);
-  return keys.length <= 1 && (mirror || keys[0]?.column !== 'lastName');
+  return keys.length <= 1 && keys[0]?.column !== 'lastName';
 }
 
 /** The raw value each position column orders (its group: rows with equal values). */

@@ -12,11 +12,11 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { dropLocaleRanks, withLocaleRanks } from './collation.ts';
-import { CONTACT_DEFAULT_ORDER, CONTACT_MIRROR_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
+import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
 
 /** The staging table of each resource, and its positions. */
 const SOURCES: Record<Resource, { stage: string; positions: Record<string, string>; defaultOrder: string }> = {
-  contacts: { stage: 'stage_contacts', positions: CONTACT_MIRROR_POSITIONS, defaultOrder: CONTACT_DEFAULT_ORDER },
+  contacts: { stage: 'stage_contacts', positions: CONTACT_POSITIONS, defaultOrder: CONTACT_DEFAULT_ORDER },
   orders: { stage: 'stage_orders', positions: ORDER_POSITIONS, defaultOrder: ORDER_DEFAULT_ORDER },
 };
 

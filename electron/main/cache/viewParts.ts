@@ -13,12 +13,6 @@ export const CONTACT_SORT: Record<string, string> = {
   name: 'pos_name', company: 'pos_company', email: 'pos_email', phone: 'pos_phone', city: 'pos_city',
   state: 'pos_state', zip: 'pos_zip', labels: 'pos_labels', verified: 'pos_verified', createdAt: 'rowid',
 };
-/**
- * {@link CONTACT_SORT} over the mirror's own rows, which also keep a last-name position
- * (positions.ts `CONTACT_MIRROR_POSITIONS`); a saved view's member table and the rows outside the
- * mirror do not.
- */
-export const CONTACT_MIRROR_SORT: Record<string, string> = { ...CONTACT_SORT, lastName: 'pos_last_name' };
 export const ORDER_SORT: Record<string, string> = {
   id: 'rowid', campaign: 'pos_campaign', product: 'pos_product', template: 'pos_template', status: 'pos_status',
   recipients: 'pos_recipients', delivered: 'pos_delivered', liveMode: 'pos_live_mode', scheduleType: 'pos_schedule_type',

@@ -1,7 +1,7 @@
 /**
  * Which records a query may show (views.ts `ViewScope`): all of them, or the members of the saved
- * view its `view` names, and whether the mirror's contacts have their last-name position. Read in
- * the caller's transaction, so the scope and the rows it selects come from one snapshot.
+ * view its `view` names. Read in the caller's transaction, so the scope and the rows it selects
+ * come from one snapshot.
  */
 import type Database from 'better-sqlite3';
 import { LetterdeskError } from '../../../shared/errors.ts';
@@ -25,20 +25,11 @@ interface ScopeRow {
  * @throws LetterdeskError NOT_FOUND when there is no such view; VALIDATION when it shows the other resource
  */
 export function viewScope(db: Database.Database, resource: Resource, viewId: string | undefined): ViewScope {
-  const lastName = resource === 'contacts' && hasLastNamePositions(db) ? { lastName: true } : {};
-  if (viewId === undefined) return { ...ALL_RECORDS, ...lastName };
+  if (viewId === undefined) return ALL_RECORDS;
   const row = stmt(db, `SELECT v.resource, v.service_query IS NOT NULL AS has_query, m.member_key, m.in_mirror, m.newer
     FROM saved_views v LEFT JOIN view_memberships m ON m.view_id = v.id WHERE v.id = ?`).get(viewId) as ScopeRow | undefined;
   if (!row) throw new LetterdeskError('NOT_FOUND', `There is no saved view with id ${String(viewId).slice(0, 64)} in this profile's cache (it may have been deleted). Choose another view.`);
   if (row.resource !== resource) throw new LetterdeskError('VALIDATION', `The saved view ${viewId} shows ${row.resource}, not ${resource}.`);
-  if (row.has_query !== 1) return { ...ALL_RECORDS, ...lastName };
-  return { kind: 'members', viewId, key: row.member_key, inMirror: row.in_mirror ?? 0, newer: row.newer ?? 0, ...lastName };
-}
-
-/**
- * Whether the mirror's contacts have their last-name position: every row of a mirror a sync
- * built since migration 8 has one; a mirror published before has none until its next sync.
- */
-function hasLastNamePositions(db: Database.Database): boolean {
-  return stmt(db, 'SELECT pos_last_name IS NOT NULL FROM contacts LIMIT 1').pluck().get() === 1;
+  if (row.has_query !== 1) return ALL_RECORDS;
+  return { kind: 'members', viewId, key: row.member_key, inMirror: row.in_mirror ?? 0, newer: row.newer ?? 0 };
 }

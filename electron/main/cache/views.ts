@@ -16,7 +16,7 @@
 import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
 import { CONTACT_POSITIONS, ORDER_POSITIONS, emptyFlag } from './positions.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
-import { CONTACT_MIRROR_SORT, CONTACT_SORT, ORDER_SORT, compileSearch, contactParts, isDefaultOrder, orderClause, orderConditions } from './viewParts.ts';
+import { CONTACT_SORT, ORDER_SORT, compileSearch, contactParts, isDefaultOrder, orderClause, orderConditions } from './viewParts.ts';
 import { isSimpleSort, multiOrder, sortKeys } from './sortOrder.ts';
 import { wantsRemoved, withRemovedContacts, withRemovedOrders } from './viewRemoved.ts';
 
@@ -68,10 +68,10 @@ export interface EmptySplit {
 }
 
 /** `view` with its {@link EmptySplit} when its order has one. */
-function withSplit(kind: 'contacts' | 'orders', view: ViewSql, query: ContactQuery | OrderQuery, scope: ViewScope): ViewSql {
+function withSplit(kind: 'contacts' | 'orders', view: ViewSql, query: ContactQuery | OrderQuery): ViewSql {
   const alias = kind === 'contacts' ? 'c' : 'o';
   const sort = query.sort;
-  if (!isSimpleSort(query, scope.lastName === true) || sort?.direction !== 'desc' || view.outside !== undefined) return view;
+  if (!isSimpleSort(query) || sort?.direction !== 'desc' || view.outside !== undefined) return view;
   const position = sortPositionColumn(kind, sort);
   return emptyFlag(position) ? { ...view, split: { table: kind, alias, position } } : view;
 }
@@ -80,22 +80,11 @@ function withSplit(kind: 'contacts' | 'orders', view: ViewSql, query: ContactQue
  * Which records a query may show: all of them, or the members of a saved view with a service query
  * (`key` = its membership's member key, null before its first read; `inMirror` and `newer` its counts).
  */
-export type ViewScope = ({ kind: 'all' } | { kind: 'members'; viewId: string; key: number | null; inMirror: number; newer: number }) & {
-  /**
-   * The mirror's contacts have their last-name position (a sync since migration 8 built it), so a
-   * sort by last name over the mirror's rows reads it (viewParts.ts `CONTACT_MIRROR_SORT`); without
-   * it they are sorted by the values (sortOrder.ts).
-   */
-  lastName?: boolean;
-};
+export type ViewScope = { kind: 'all' } | { kind: 'members'; viewId: string; key: number | null; inMirror: number; newer: number };
 
-/**
- * ORDER BY of a view: one position column, or several keys (sortOrder.ts).
- * @param mirror the rows are the mirror's own and have their last-name position (not a union
- *   with rows outside the mirror; {@link ViewScope} `lastName`)
- */
-function viewOrder(kind: 'contacts' | 'orders', alias: string, base: string, query: ContactQuery | OrderQuery, mirror: boolean): string {
-  if (isSimpleSort(query, mirror)) return orderClause(alias, base, query.sort, kind === 'contacts' ? CONTACT_MIRROR_SORT : ORDER_SORT);
+/** ORDER BY of a view: one position column, or several keys (sortOrder.ts). */
+function viewOrder(kind: 'contacts' | 'orders', alias: string, base: string, query: ContactQuery | OrderQuery): string {
+  if (isSimpleSort(query)) return orderClause(alias, base, query.sort, kind === 'contacts' ? CONTACT_SORT : ORDER_SORT);
   return multiOrder(kind, alias, base, sortKeys(query));
 }
 
@@ -141,27 +130,26 @@ function union(alias: string, columns: readonly string[], mirror: Branch, newer:
  */
 export function contactViewSql(query: ContactQuery, omit?: keyof ContactQuery, scope: ViewScope = ALL_RECORDS): ViewSql {
   const base = contactMirrorViewSql(query, omit, scope);
-  return wantsRemoved(query, omit) ? withRemovedContacts(base, query, omit, scope) : withSplit('contacts', base, query, scope);
+  return wantsRemoved(query, omit) ? withRemovedContacts(base, query, omit, scope) : withSplit('contacts', base, query);
 }
 
 /** SQL of an order view; `omit` and `scope` as in {@link contactViewSql}. */
 export function orderViewSql(query: OrderQuery, omit?: keyof OrderQuery, scope: ViewScope = ALL_RECORDS): ViewSql {
   const base = orderMirrorViewSql(query, omit, scope);
-  return wantsRemoved(query, omit) ? withRemovedOrders(base, query, omit, scope) : withSplit('orders', base, query, scope);
+  return wantsRemoved(query, omit) ? withRemovedOrders(base, query, omit, scope) : withSplit('orders', base, query);
 }
 
 /** The mirror's rows of a contact view (and a saved view's members newer than the mirror). */
 function contactMirrorViewSql(query: ContactQuery, omit: keyof ContactQuery | undefined, scope: ViewScope): ViewSql {
   const params: Record<string, unknown> = {};
-  const mirror = scope.lastName === true;
   if (scope.kind === 'all') {
     const p = contactParts(query, omit, params, compileSearch(query.search) !== null, 'mirror');
-    if (p.match === null) return { from: 'contacts c', where: joined(p.conditions), orderBy: viewOrder('contacts', 'c', 'c.rowid', query, mirror), params, all: p.conditions.length === 0, recipients: 'order_recipients' };
+    if (p.match === null) return { from: 'contacts c', where: joined(p.conditions), orderBy: viewOrder('contacts', 'c', 'c.rowid', query), params, all: p.conditions.length === 0, recipients: 'order_recipients' };
     params.search = [`(- {f} : (${p.match}))`, ...p.tokens].join(' AND ');
     return {
       from: 'contacts_fts JOIN contacts c ON c.rowid = contacts_fts.rowid',
       where: joined(['contacts_fts MATCH :search', ...p.conditions]),
-      orderBy: viewOrder('contacts', 'c', 'contacts_fts.rowid', query, mirror),
+      orderBy: viewOrder('contacts', 'c', 'contacts_fts.rowid', query),
       params, all: false, recipients: 'order_recipients',
       ...(p.conditions.length === 0 ? { index: { from: 'contacts_fts', where: 'contacts_fts MATCH :search', row: 'rowid' } } : {}),
     };
@@ -177,16 +165,16 @@ function contactMirrorViewSql(query: ContactQuery, omit: keyof ContactQuery | un
     params.search = [...(p.match === null ? [] : [`(- {f} : (${p.match}))`]), ...p.tokens].join(' AND ');
     const range = 'view_contacts_fts MATCH :search AND view_contacts_fts.rowid BETWEEN :vbase AND :vtop';
     members = { from: 'view_contacts_fts JOIN contacts c ON c.rowid = view_contacts_fts.rowid - :vbase', where: [range, ...p.conditions] };
-    orderBy = viewOrder('contacts', 'c', 'view_contacts_fts.rowid', query, mirror);
+    orderBy = viewOrder('contacts', 'c', 'view_contacts_fts.rowid', query);
     if (p.conditions.length === 0) index = { from: 'view_contacts_fts', where: range, row: 'rowid - :vbase' };
-  } else if (isDefaultOrder(query.sort, mirror ? CONTACT_MIRROR_SORT : CONTACT_SORT)) {
+  } else if (isDefaultOrder(query.sort, CONTACT_SORT)) {
     // Newest first: walk the members' rowids in order, each a lookup in the mirror.
     members = { from: 'view_contact_rows vm CROSS JOIN contacts c ON c.rowid = vm.row', where: ['vm.member_key = :vkey', ...p.conditions] };
-    orderBy = viewOrder('contacts', 'c', 'vm.row', query, mirror);
+    orderBy = viewOrder('contacts', 'c', 'vm.row', query);
   } else {
     // Another sort: walk the mirror's sort positions, keeping the members.
     members = { from: 'contacts c', where: ['EXISTS (SELECT 1 FROM view_contact_rows vm WHERE vm.member_key = :vkey AND vm.row = c.rowid)', ...p.conditions] };
-    orderBy = viewOrder('contacts', 'c', 'c.rowid', query, mirror);
+    orderBy = viewOrder('contacts', 'c', 'c.rowid', query);
   }
   const unfiltered = p.match === null && p.tokens.length === 0 && p.conditions.length === 0;
   const known = unfiltered ? { known: scope.inMirror + scope.newer } : {};
@@ -199,7 +187,7 @@ function contactMirrorViewSql(query: ContactQuery, omit: keyof ContactQuery | un
     ? { from: 'view_newer_contacts c', where: ['c.member_key = :vkey', ...n.conditions] }
     : { from: 'view_newer_contacts_fts JOIN view_newer_contacts c ON c.rowid = view_newer_contacts_fts.rowid', where: ['view_newer_contacts_fts MATCH :search', 'c.member_key = :vkey', ...n.conditions] };
   return {
-    from: union('c', CONTACT_UNION_COLUMNS, members, newer), where: '1', orderBy: viewOrder('contacts', 'c', 'c.rowid', query, false), params, all: false,
+    from: union('c', CONTACT_UNION_COLUMNS, members, newer), where: '1', orderBy: viewOrder('contacts', 'c', 'c.rowid', query), params, all: false,
     recipients: 'order_recipients', outside: 'c.newer = 1', ...known,
   };
 }
@@ -210,7 +198,7 @@ function orderMirrorViewSql(query: OrderQuery, omit: keyof OrderQuery | undefine
   const match = compileSearch(query.search);
   if (scope.kind === 'all') {
     const conditions = orderConditions(query, omit, params, 'order_recipients');
-    const orderBy = viewOrder('orders', 'o', match ? 'orders_fts.rowid' : 'o.rowid', query, false);
+    const orderBy = viewOrder('orders', 'o', match ? 'orders_fts.rowid' : 'o.rowid', query);
     if (match === null) return { from: 'orders o', where: joined(conditions), orderBy, params, all: conditions.length === 0, recipients: 'order_recipients' };
     params.search = match;
     return {
@@ -228,14 +216,14 @@ function orderMirrorViewSql(query: OrderQuery, omit: keyof OrderQuery | undefine
   if (match !== null) {
     const range = 'view_orders_fts MATCH :search AND view_orders_fts.rowid BETWEEN :vbase AND :vtop';
     members = { from: 'view_orders_fts JOIN orders o ON o.rowid = view_orders_fts.rowid - :vbase', where: [range, ...conditions] };
-    orderBy = viewOrder('orders', 'o', 'view_orders_fts.rowid', query, false);
+    orderBy = viewOrder('orders', 'o', 'view_orders_fts.rowid', query);
     if (conditions.length === 0) index = { from: 'view_orders_fts', where: range, row: 'rowid - :vbase' };
   } else if (isDefaultOrder(query.sort, ORDER_SORT)) {
     members = { from: 'view_order_rows vm CROSS JOIN orders o ON o.rowid = vm.row', where: ['vm.member_key = :vkey', ...conditions] };
-    orderBy = viewOrder('orders', 'o', 'vm.row', query, false);
+    orderBy = viewOrder('orders', 'o', 'vm.row', query);
   } else {
     members = { from: 'orders o', where: ['EXISTS (SELECT 1 FROM view_order_rows vm WHERE vm.member_key = :vkey AND vm.row = o.rowid)', ...conditions] };
-    orderBy = viewOrder('orders', 'o', 'o.rowid', query, false);
+    orderBy = viewOrder('orders', 'o', 'o.rowid', query);
   }
   const unfiltered = match === null && conditions.length === 0;
   const known = unfiltered ? { known: scope.inMirror + scope.newer } : {};
@@ -250,7 +238,7 @@ function orderMirrorViewSql(query: OrderQuery, omit: keyof OrderQuery | undefine
     : { from: 'view_newer_orders_fts JOIN view_newer_orders o ON o.rowid = view_newer_orders_fts.rowid', where: ['view_newer_orders_fts MATCH :search', 'o.member_key = :vkey', ...n] };
   const rcols = RECIPIENT_COLUMNS.join(', ');
   return {
-    from: union('o', ORDER_UNION_COLUMNS, members, newer), where: '1', orderBy: viewOrder('orders', 'o', 'o.rowid', query, false), params, all: false, ...known,
+    from: union('o', ORDER_UNION_COLUMNS, members, newer), where: '1', orderBy: viewOrder('orders', 'o', 'o.rowid', query), params, all: false, ...known,
     outside: 'o.newer = 1',
     recipients: `(SELECT ${rcols} FROM order_recipients UNION ALL SELECT ${rcols} FROM view_newer_order_recipients WHERE member_key = :vkey)`,
   };
@@ -259,5 +247,5 @@ function orderMirrorViewSql(query: OrderQuery, omit: keyof OrderQuery | undefine
 /** The position column a sort uses, for direct window lookups on unfiltered views (null: rowid). */
 export function sortPositionColumn(kind: 'contacts' | 'orders', sort: { column: string } | undefined): string {
   if (!sort) return 'rowid';
-  return (kind === 'contacts' ? CONTACT_MIRROR_SORT : ORDER_SORT)[sort.column] ?? 'rowid';
+  return (kind === 'contacts' ? CONTACT_SORT : ORDER_SORT)[sort.column] ?? 'rowid';
 }
