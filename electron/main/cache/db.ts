@@ -72,14 +72,22 @@ export const sessionMarkerPath = (file: string): string => `${file}${SESSION_MAR
 
 const DAMAGE_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN_ISDIR']);
 
+/**
+ * How a connection of the app reads: it waits up to 5 s for a writer, keeps a page cache of
+ * `cacheMiB`, sorts in memory and reads the first 256 MiB of the file memory-mapped.
+ */
+function applyReadPragmas(db: Database.Database, cacheMiB: number): void {
+  db.pragma('busy_timeout = 5000');
+  db.pragma(`cache_size = -${cacheMiB * 1024}`);
+  db.pragma('temp_store = MEMORY');
+  db.pragma('mmap_size = 268435456');
+}
+
 function applyPragmas(db: Database.Database): void {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -65536'); // 64 MiB page cache
-  db.pragma('temp_store = MEMORY');
-  db.pragma('mmap_size = 268435456');
+  applyReadPragmas(db, 64);
   // A build writes the whole resource in one transaction (GBs of WAL at 1M contacts); once
   // checkpointed, the WAL file is cut back to this size instead of keeping its peak on disk.
   db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
@@ -214,11 +222,8 @@ export function openStartupReader(file: string): Database.Database | null {
 export function openScanReader(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    db.pragma('busy_timeout = 5000');
     registerLocaleKey(db);
-    db.pragma('cache_size = -16384');
-    db.pragma('temp_store = MEMORY');
-    db.pragma('mmap_size = 268435456');
+    applyReadPragmas(db, 16);
     return db;
   } catch (error) {
     db.close();
