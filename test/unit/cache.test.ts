@@ -7,7 +7,8 @@ import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery, type Order
 import { CacheClient, defaultWorkerUrl } from '../../electron/main/cache/client.ts';
 import { openCache, sessionMarkerPath, SORTER_THREADS, useBulkWriteSettings } from '../../electron/main/cache/db.ts';
 import { COUNT_CAP, contactFacets, countContacts, countOrders, getContact, orderFacets, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
-import { contactFilterTokensSql, contactPhoneSearchSql } from '../../electron/main/cache/publish.ts';
+import { contactFilterTokensSql } from '../../electron/main/cache/publish.ts';
+import { contactFtsValuesSql } from '../../electron/main/cache/searchIndex.ts';
 import { CONTACT_FILTER_TOKENS, FILTER_TOKEN_MARK, compileSearch, contactViewSql, orderViewSql } from '../../electron/main/cache/views.ts';
 import { CONTACT_POSITIONS } from '../../electron/main/cache/positions.ts';
 import { CONTACT_SORT } from '../../electron/main/cache/viewParts.ts';
@@ -153,9 +154,7 @@ describe('windows, sorts, filters, facets', () => {
     // The search index of the row whose state changed above is rebuilt from the cache's own rows.
     db.exec("INSERT INTO contacts_fts (contacts_fts) VALUES ('delete-all')");
     db.exec(`INSERT INTO contacts_fts (rowid, name, company, email, phone, address, city, state, zip, labels, f)
-      SELECT c.rowid, concat_ws(' ', c.full_name, c.first_name, c.last_name), c.company_name, c.email, ${contactPhoneSearchSql('c')},
-        concat_ws(' ', c.address1, c.address2), c.city, c.state, c.zip, (SELECT group_concat(value, ' ') FROM json_each(c.labels)),
-        ${contactFilterTokensSql('c', 'contact_labels', 'labels')} FROM contacts c`);
+      SELECT c.rowid, ${contactFtsValuesSql('c', contactFilterTokensSql('c', 'contact_labels', 'labels'))} FROM contacts c`);
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
     const some = <T,>(values: readonly T[], max: number): T[] => Array.from({ length: 1 + Math.floor(random() * max) }, () => values[Math.floor(random() * values.length)] as T);

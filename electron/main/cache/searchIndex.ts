@@ -51,11 +51,22 @@ export function contactPhoneSearchSql(c: string): string {
 }
 
 /**
+ * SQL of a contact's `name` text in the search index: the full name, and the first and last names
+ * unless the full name is exactly those two (the usual case, where they would add the same words
+ * again and cost the index their entries twice).
+ * @param c alias of the contact row
+ */
+export function contactNameSearchSql(c: string): string {
+  return `CASE WHEN ${c}.full_name = ${c}.first_name || ' ' || ${c}.last_name THEN ${c}.full_name
+    ELSE concat_ws(' ', ${c}.full_name, ${c}.first_name, ${c}.last_name) END`;
+}
+
+/**
  * The values of contact row `c`'s search-index row, in {@link CONTACT_FTS_COLUMNS} order.
  * @param filterTokens its filter tokens ({@link contactFilterTokensSql} or {@link recordFilterTokensSql})
  */
 export function contactFtsValuesSql(c: string, filterTokens: string): string {
-  return `concat_ws(' ', ${c}.full_name, ${c}.first_name, ${c}.last_name), ${c}.company_name, ${c}.email, ${contactPhoneSearchSql(c)},
+  return `${contactNameSearchSql(c)}, ${c}.company_name, ${c}.email, ${contactPhoneSearchSql(c)},
     concat_ws(' ', ${c}.address1, ${c}.address2), ${c}.city, ${c}.state, ${c}.zip, (SELECT group_concat(value, ' ') FROM json_each(${c}.labels)),
     ${filterTokens}`;
 }
