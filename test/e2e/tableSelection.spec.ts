@@ -305,3 +305,42 @@ test('row actions follow links: Show orders names the contact, Show contact sele
   await rowAt(orders, several + 1).click({ modifiers: ['Shift'] });
   await expectAccessible(page, 'orders with a selection');
 });
+
+test("a click on a row sends its detail's read at once, before the page makes room for the panel, and only once", async ({ app }) => {
+  const { page } = app;
+  await syncSample(app);
+  // Every detail read the page sends, and whether the panel was in the page when it was sent.
+  await page.evaluate(() => {
+    const w = window as unknown as { __letterdeskInvoke: (name: string, input: unknown) => Promise<unknown>; __detailReads: unknown[] };
+    const invoke = w.__letterdeskInvoke;
+    w.__detailReads = [];
+    w.__letterdeskInvoke = (name, input) => {
+      if (name === 'getContact' || name === 'getOrder') w.__detailReads.push({ name, id: (input as { id: string }).id, panel: document.querySelector('[data-testid="detail-panel"]') !== null });
+      return invoke(name, input);
+    };
+  });
+  const reads = () => page.evaluate(() => (window as unknown as { __detailReads: { name: string; id: string; panel: boolean }[] }).__detailReads);
+  const handlers = createHandlers(app.core);
+  const contacts = ((await dispatchCall(handlers, 'queryContacts', { query: {}, window: { offset: 0, limit: 5 } })) as { ok: true; value: RowPage<ContactRow> }).value.rows;
+  const table = grid(page, 'Contacts');
+  const detail = page.getByTestId('detail-panel');
+
+  await rowAt(table, 1).click();
+  await expect(detail.getByText(`#${contacts[1]?.id}`)).toBeVisible();
+  expect(await reads()).toEqual([{ name: 'getContact', id: contacts[1]?.id, panel: false }]);
+  // The record on screen: nothing to read. Another one: one read, the panel open meanwhile.
+  await rowAt(table, 1).click();
+  await rowAt(table, 3).click();
+  await expect(detail.getByText(`#${contacts[3]?.id}`)).toBeVisible();
+  expect(await reads()).toEqual([{ name: 'getContact', id: contacts[1]?.id, panel: false }, { name: 'getContact', id: contacts[3]?.id, panel: true }]);
+
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
+  await page.keyboard.press('Control+2');
+  const orders = grid(page, 'Orders');
+  const first = ((await dispatchCall(handlers, 'queryOrders', { query: {}, window: { offset: 0, limit: 1 } })) as { ok: true; value: RowPage<OrderRow> }).value.rows[0];
+  await rowAt(orders, 0).click();
+  await expect(detail).toBeVisible();
+  await expect(detail.getByText(`#${first?.id}`).first()).toBeVisible();
+  expect((await reads()).slice(2)).toEqual([{ name: 'getOrder', id: first?.id, panel: false }]);
+});
