@@ -15,18 +15,21 @@
 import { LOCALE_KEY_FUNCTION } from './collation.ts';
 
 /** An ordering: its empty flag (absent when the column cannot be empty) and the order after it. */
-interface Sortable {
+export interface Sortable {
   empty?: string;
   order: string;
 }
 
-/** A text column in locale order, empty (or NULL) values after the others. */
-function text(column: string, empty = "''"): Sortable {
+/**
+ * A text column in locale order, empty (or NULL) values after the others.
+ * @param empty the SQL of the column's other empty value besides '' (an empty label list is '[]')
+ */
+export function text(column: string, empty = "''"): Sortable {
   return { empty: `(coalesce(${column}, ${empty}) IN ('', ${empty}))`, order: `${LOCALE_KEY_FUNCTION}(${column})` };
 }
 
 /** A column in SQLite's own order (numbers, digit strings, dates), NULL or '' after the others. */
-function value(column: string): Sortable {
+export function value(column: string): Sortable {
   return { empty: `(coalesce(${column}, '') = '')`, order: column };
 }
 

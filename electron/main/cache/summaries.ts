@@ -9,7 +9,7 @@ import { previewPath } from '../../../shared/previewKey.ts';
 import type { RowPage, RowWindow, SortDirection } from '../../../shared/query.ts';
 import type { CampaignQuery, CampaignRow, TemplateQuery, TemplateRow } from '../../../shared/summaries.ts';
 import { read, stmt, str, type Row } from './rows.ts';
-import { LOCALE_KEY_FUNCTION } from './collation.ts';
+import { reverse, text, value, type Sortable } from './positions.ts';
 import { compileSearch } from './viewParts.ts';
 
 /** The template and campaign lists of the snapshot (built beside it as `_next`, published with it). */
@@ -48,51 +48,40 @@ export interface SummaryListSql {
 }
 
 /**
- * A sortable column of a list: its ordering terms (ascending), after its empty flag when it can
- * be empty (1 for NULL or ''), which stays ascending in both directions: empty values last, as in
- * the contacts' and orders' lists (positions.ts).
+ * The ORDER BY of a list's sort in `direction`, ties by id: the column's empty flag, which stays
+ * ascending in both directions (empty values last, as in the contacts' and orders' lists,
+ * positions.ts), then its order and the ties, each reversed for descending.
  */
-interface SummarySort {
-  empty?: string;
-  terms: string[];
+function ordered(sort: Sortable, tie: string, direction: SortDirection): string {
+  const terms = `${sort.order}, ${tie}`;
+  return [...(sort.empty ? [sort.empty] : []), direction === 'desc' ? reverse(terms) : terms].join(', ');
 }
 
-/** The ORDER BY of `sort` in `direction`, ties by id: the empty flag ascending, then the terms and the ties, each reversed for descending. */
-function ordered(sort: SummarySort, tie: readonly string[], direction: SortDirection): string {
-  const terms = [...sort.terms, ...tie].map((t) => (direction === 'desc' ? `${t} DESC` : t));
-  return [...(sort.empty ? [sort.empty] : []), ...terms].join(', ');
-}
-
-/** A text column in the person's locale order (collation.ts), empty values last. */
-function text(column: string): SummarySort {
-  return { empty: `(coalesce(${column}, '') = '')`, terms: [`${LOCALE_KEY_FUNCTION}(${column})`] };
-}
-
-const TEMPLATE_SORT: Record<string, SummarySort> = {
-  lastUsed: { terms: ['length(t.last_order_id)', 't.last_order_id'] },
+const TEMPLATE_SORT: Record<string, Sortable> = {
+  lastUsed: { order: 'length(t.last_order_id), t.last_order_id' },
   title: text('t.title'),
   type: text('t.template_type'),
   creator: text('t.creator_name'),
-  orders: { terms: ['t.orders'] },
-  recipients: { terms: ['t.recipients'] },
+  orders: { order: 't.orders' },
+  recipients: { order: 't.recipients' },
 };
 
-const CAMPAIGN_SORT: Record<string, SummarySort> = {
-  lastUsed: { terms: ['length(cm.last_order_id)', 'cm.last_order_id'] },
+const CAMPAIGN_SORT: Record<string, Sortable> = {
+  lastUsed: { order: 'length(cm.last_order_id), cm.last_order_id' },
   name: text('cm.name'),
   type: text('cm.campaign_type'),
   scheduleType: text('cm.schedule_type'),
-  deliveryDate: { empty: "(coalesce(cm.last_delivery_date, '') = '')", terms: ['cm.last_delivery_date'] },
-  orders: { terms: ['cm.orders'] },
-  recipients: { terms: ['cm.recipients'] },
+  deliveryDate: value('cm.last_delivery_date'),
+  orders: { order: 'cm.orders' },
+  recipients: { order: 'cm.recipients' },
   // No recipients: no share to sort by.
-  deliveredShare: { empty: '(coalesce(cm.recipients, 0) <= 0)', terms: ['CASE WHEN cm.recipients > 0 THEN CAST(cm.delivered AS REAL) / cm.recipients END'] },
+  deliveredShare: { empty: '(coalesce(cm.recipients, 0) <= 0)', order: 'CASE WHEN cm.recipients > 0 THEN CAST(cm.delivered AS REAL) / cm.recipients END' },
 };
 
-function listSql(table: string, alias: string, idColumn: string, sorts: Record<string, SummarySort>, query: TemplateQuery | CampaignQuery): SummaryListSql {
+function listSql(table: string, alias: string, idColumn: string, sorts: Record<string, Sortable>, query: TemplateQuery | CampaignQuery): SummaryListSql {
   const params: Record<string, unknown> = {};
   const sort = query.sort ?? { column: 'lastUsed', direction: 'desc' as const };
-  const orderBy = ordered(sorts[sort.column] ?? sorts.lastUsed ?? { terms: [] }, [`length(${alias}.${idColumn})`, `${alias}.${idColumn}`], sort.direction);
+  const orderBy = ordered(sorts[sort.column] ?? (sorts.lastUsed as Sortable), `length(${alias}.${idColumn}), ${alias}.${idColumn}`, sort.direction);
   const match = compileSearch(query.search);
   if (match === null) return { from: `${table} ${alias}`, where: '1', orderBy, params };
   params.search = match;
