@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, type ContactQuery, type OrderQuery } from '../../shared/query.ts';
 import { CacheClient, defaultWorkerUrl } from '../../electron/main/cache/client.ts';
 import { openCache, sessionMarkerPath, SORTER_THREADS, useBulkWriteSettings } from '../../electron/main/cache/db.ts';
@@ -345,6 +345,26 @@ describe('CacheClient (worker thread)', () => {
       await client.close();
     }
     await expect(client.contactFacets({})).rejects.toMatchObject({ code: 'INTERNAL' });
+  });
+
+  it('closes the facets worker when no count has been asked for a while, and starts it again for the next', async () => {
+    const client = await CacheClient.open(file, { scanIdleMs: 300 });
+    try {
+      expect(await client.scansOpen()).toBe(false);
+      expect(await client.contactFacets({ search: 'a' })).toEqual(contactFacets(db, { search: 'a' }));
+      expect(await client.scansOpen()).toBe(true);
+      // A count asked before the idle time is over keeps it open.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await client.orderFacets({})).toEqual(orderFacets(db, {}));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await client.scansOpen()).toBe(true);
+      await vi.waitFor(async () => expect(await client.scansOpen()).toBe(false), { timeout: 3000, interval: 50 });
+      expect(await client.contactFacets({ verified: ['yes'] })).toEqual(contactFacets(db, { verified: ['yes'] }));
+      expect(await client.scansOpen()).toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(await client.scansOpen()).toBe(false);
   });
 
   it('a query asked while facets are counted is answered at once; a waiting count is replaced by a newer one', async () => {

@@ -14,6 +14,7 @@
  * asked while they run are answered at once. Each connection reads the last committed snapshot.
  * One scan runs at a time; a scan asked while another of the same method still waits replaces it
  * (the one replaced is answered CANCELLED): only the counts of the latest result are worth a scan.
+ * The scans' worker closes when no scan has been asked for a while, and starts again on the next.
  */
 import type Database from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
@@ -25,6 +26,9 @@ import { CACHE_METHODS, SCAN_METHODS, STARTUP_READ_METHODS, type CacheJobs, type
 import { methodClientBase, type HostRequest, type HostResponse, type HostWorkerData, type JobArgs, type JobOptions, type JobProgress, type JobResult, type MethodArgs, type MethodResult } from './protocol.ts';
 
 export type { ExportProgressValue } from './methods.ts';
+
+/** How long the scans' worker stays open after its last scan (ms): then its memory is given back. */
+export const SCAN_WORKER_IDLE_MS = 60_000;
 
 /**
  * Where the worker entry is: `electron/main/dbWorker.ts` when running from the sources, or
@@ -70,11 +74,15 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
   /** Scans asked while another runs, at most one per method, in the order asked. */
   private readonly scansWaiting = new Map<CacheMethodName, { run: () => Promise<unknown>; resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private scanRunning = false;
+  /** How long the scans' worker stays open after its last scan (ms). */
+  private readonly scanIdleMs: number;
+  private scanIdleTimer: ReturnType<typeof setTimeout> | null = null;
 
-  private constructor(worker: Worker, scanOpen: { file: string; workerUrl: URL | undefined } | null) {
+  private constructor(worker: Worker, scanOpen: { file: string; workerUrl: URL | undefined } | null, scanIdleMs: number) {
     super();
     this.worker = worker;
     this.scanOpen = scanOpen;
+    this.scanIdleMs = scanIdleMs;
     this.started = new Promise((resolve) => {
       this.markStarted = resolve;
     });
@@ -92,12 +100,14 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
    *   promise resolved early
    * @param options.role 'scans': this is the scans' worker of another client (a read-only
    *   connection of a file that client opened; no scans' worker of its own)
+   * @param options.scanIdleMs how long the scans' worker stays open after its last scan, in ms
+   *   (default {@link SCAN_WORKER_IDLE_MS}); the next scan starts it again
    * @throws LetterdeskError CACHE_TOO_NEW / CACHE_DAMAGED / DISK_FULL from the open
    */
-  static open(file: string, options: { workerUrl?: URL; startupReader?: boolean; onLateFailure?: (error: Error) => void; role?: 'scans' } = {}): Promise<CacheClient> {
+  static open(file: string, options: { workerUrl?: URL; startupReader?: boolean; onLateFailure?: (error: Error) => void; role?: 'scans'; scanIdleMs?: number } = {}): Promise<CacheClient> {
     const scans = options.role === 'scans';
     const worker = new Worker(options.workerUrl ?? defaultWorkerUrl(), { workerData: { file, ...(scans ? { scans } : {}) } satisfies HostWorkerData });
-    const client = new CacheClient(worker, scans ? null : { file, workerUrl: options.workerUrl });
+    const client = new CacheClient(worker, scans ? null : { file, workerUrl: options.workerUrl }, options.scanIdleMs ?? SCAN_WORKER_IDLE_MS);
     client.reader = options.startupReader === false ? null : openStartupReader(file);
     const early = client.reader !== null;
     return new Promise((resolve, reject) => {
@@ -216,6 +226,7 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
 
   /** Runs a scan after the one running, replacing a scan of the same method that still waits. */
   private queueScan<K extends CacheMethodName>(method: K, args: MethodArgs<CacheMethods[K]>): Promise<MethodResult<CacheMethods[K]>> {
+    this.keepScans();
     return new Promise((resolve, reject) => {
       this.scansWaiting.get(method)?.reject(new LetterdeskError('CANCELLED', 'A newer request for the same counts replaced this one before it started.'));
       this.scansWaiting.delete(method);
@@ -228,7 +239,7 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
   private nextScan(): void {
     if (this.scanRunning) return;
     const first = this.scansWaiting.entries().next();
-    if (first.done) return;
+    if (first.done) return this.idleScans();
     const [method, scan] = first.value;
     this.scansWaiting.delete(method);
     this.scanRunning = true;
@@ -236,6 +247,35 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
       this.scanRunning = false;
       this.nextScan();
     });
+  }
+
+  /** Keeps the scans' worker open: a scan is asked. */
+  private keepScans(): void {
+    if (this.scanIdleTimer) clearTimeout(this.scanIdleTimer);
+    this.scanIdleTimer = null;
+  }
+
+  /**
+   * Closes the scans' worker once no scan has been asked for {@link scanIdleMs}: its page cache
+   * and the file pages it mapped are given back while nobody counts facets.
+   */
+  private idleScans(): void {
+    this.keepScans();
+    if (!this.scanner || this.closed) return;
+    this.scanIdleTimer = setTimeout(() => {
+      this.scanIdleTimer = null;
+      if (this.scanRunning || this.scansWaiting.size > 0 || this.closed) return;
+      const scanner = this.scanner;
+      this.scanner = null;
+      void scanner?.then((c) => c?.close());
+    }, this.scanIdleMs);
+    this.scanIdleTimer.unref?.();
+  }
+
+  /** Whether the scans' worker is open now (it opens on the first scan and closes when idle). */
+  async scansOpen(): Promise<boolean> {
+    const scanner = await this.scanner;
+    return scanner !== null && scanner !== undefined && !scanner.closed;
   }
 
   private ownCall<K extends CacheMethodName>(method: K, args: MethodArgs<CacheMethods[K]>): Promise<MethodResult<CacheMethods[K]>> {
@@ -304,6 +344,7 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
    */
   async close(): Promise<void> {
     this.closeReader();
+    this.keepScans();
     const scanner = this.scanner;
     this.scanner = Promise.resolve(null);
     await (await scanner)?.close();
