@@ -86,10 +86,26 @@ function addVitest(file: string): void {
   }
 }
 
+interface PlaywrightError {
+  message?: string;
+  location?: { file?: string; line?: number };
+}
+
+/**
+ * A Playwright failure in one line: the error's first line, the locator it waited for, and the line
+ * of the spec that failed, so a log that keeps only the summary still says which step it was.
+ */
+function playwrightFailure(error: PlaywrightError | undefined): string {
+  const message = stripVTControlCharacters(error?.message ?? '');
+  const locator = message.split('\n').find((l) => l.startsWith('Locator:'))?.trim();
+  const where = error?.location?.line !== undefined ? `at line ${error.location.line}` : undefined;
+  return [firstLine(message), locator, where].filter((part) => part !== undefined).join(' · ');
+}
+
 interface PlaywrightSuite {
   title?: string;
   file?: string;
-  specs?: { title?: string; file?: string; line?: number; tests?: { status?: string; results?: { error?: { message?: string } }[] }[] }[];
+  specs?: { title?: string; file?: string; line?: number; tests?: { status?: string; results?: { error?: PlaywrightError }[] }[] }[];
   suites?: PlaywrightSuite[];
 }
 
@@ -103,8 +119,8 @@ function addPlaywright(file: string): void {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
         if (test.status !== 'unexpected') continue;
-        const error = test.results?.map((result) => result.error?.message).find((message) => message !== undefined);
-        failedTests.push(`${spec.file ?? suite.file ?? '?'}:${spec.line ?? '?'} > ${spec.title ?? '?'}: ${firstLine(error)}`);
+        const error = test.results?.map((result) => result.error).find((e) => e !== undefined);
+        failedTests.push(`${spec.file ?? suite.file ?? '?'}:${spec.line ?? '?'} > ${spec.title ?? '?'}: ${playwrightFailure(error)}`);
       }
     }
     for (const child of suite.suites ?? []) visit(child);
