@@ -83,6 +83,7 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   await app.screenshot('34-profile-address-changed');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(/Token stored · saved/)).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Save changes' })).toBeEnabled();
   const profileId = app.core.profiles.list().profiles[0]?.id ?? '';
   expect((await app.core.credentials.status(profileId)).stored).toBe(false);
 
