@@ -32,8 +32,8 @@ export default defineConfig({
           // The database worker thread and the sync process are entries of their own, found next
           // to the module that starts them (electron/main/cache/client.ts, electron/main/sync/controller.ts).
           dbWorker: resolve(root, 'electron/main/dbWorker.ts'),
-          // The thread a large sync build computes its sort positions on (cache/sortPositions.ts).
-          positionsWorker: resolve(root, 'electron/main/positionsWorker.ts'),
+          // The thread a large sync build fills its search index on (cache/searchIndexBuild.ts).
+          searchIndexWorker: resolve(root, 'electron/main/searchIndexWorker.ts'),
           syncProcess: resolve(root, 'electron/main/sync/processEntry.ts'),
           sampleApiWorker: resolve(root, 'electron/main/sampleApi/worker.ts'),
           cli: resolve(root, 'electron/main/cli/index.ts'),

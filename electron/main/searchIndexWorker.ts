@@ -1,10 +1,10 @@
 /**
- * Entry of the thread that computes a build's sort positions (cache/sortPositions.ts starts it;
- * built as `positionsWorker.js`): opens its own file, attaches the cache, writes
- * `build_positions` from the staging table, and says how it ended through the shared state.
+ * Entry of the thread that builds a large sync build's search index (cache/searchIndexBuild.ts
+ * starts it; built as `searchIndexWorker.js`): opens its own file, attaches the cache, fills the
+ * index from the staging table, and says how it ended through the shared state.
  */
 import { workerData } from 'node:worker_threads';
-import { computePositionsInWorker } from './cache/sortPositionsWorker.ts';
-import type { PositionsWorkerData } from './cache/sortPositions.ts';
+import { buildSearchIndexInWorker } from './cache/searchIndexThread.ts';
+import type { SearchIndexWorkerData } from './cache/searchIndexBuild.ts';
 
-computePositionsInWorker(workerData as PositionsWorkerData);
+buildSearchIndexInWorker(workerData as SearchIndexWorkerData);

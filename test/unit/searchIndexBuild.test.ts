@@ -1,21 +1,22 @@
 /**
- * A build's sort positions computed in a worker thread (cache/sortPositions.ts) give the same
- * snapshot as computed in the sync connection: the same rows under the same rowids, the same
- * positions in every sort, the same search index — for contacts and for orders, real cache files,
- * a real thread. When the thread cannot do its work, the build computes them itself and loses
+ * A build's search index filled in a worker thread (cache/searchIndexBuild.ts) is the same index
+ * as filled in the sync connection: the same tables byte for byte, the same matches, under the
+ * same rowids as the rows, with every sort position a permutation — for contacts and for orders,
+ * real cache files, a real thread, read by the build's connection and by a reader after the
+ * publish. When the thread cannot do its work, the build fills the index itself and loses
  * nothing; no file of the thread is left behind.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
 import { CONTACT_POSITIONS, ORDER_POSITIONS } from '../../electron/main/cache/positions.ts';
-import { buildNext } from '../../electron/main/cache/publish.ts';
-import { scratchFileOf } from '../../electron/main/cache/sortPositions.ts';
+import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
+import { scratchFileOf } from '../../electron/main/cache/searchIndexBuild.ts';
 import { generateContact, generateOrder } from '../../electron/main/sampleApi/generate.ts';
 
 const CONTACTS = 4000;
@@ -38,50 +39,64 @@ function orderRecords(): StagedRecord[] {
   return Array.from({ length: ORDERS }, (_, i) => ({ ok: true, record: generateOrder(7, i, ORDERS, CONTACTS) }));
 }
 
-/** A cache with `records` staged in pages of 500, built with positions computed where `workerMinRows` says. */
-function built(name: string, resource: Resource, records: StagedRecord[], workerMinRows: number): { db: Database.Database; file: string; computedIn: string } {
+/** A cache with `records` staged in pages of 500, built with the search index filled where `workerMinRows` says. */
+function built(name: string, resource: Resource, records: StagedRecord[], workerMinRows: number): { db: Database.Database; file: string; builtIn: string } {
   const file = join(dir, `${name}.sqlite`);
   const db = openCache(file);
   const writer = new StageWriter(db);
   for (let page = 0; page * 500 < records.length; page++) writer.writePage(resource, 1, page, records.length, records.slice(page * 500, page * 500 + 500));
-  let computedIn = '';
-  buildNext(db, resource, 'g', { workerMinRows, onPositions: (where) => (computedIn = where) });
-  return { db, file, computedIn };
+  let builtIn = '';
+  buildNext(db, resource, 'g', { workerMinRows, onSearchIndex: (where) => (builtIn = where) });
+  return { db, file, builtIn };
 }
 
-function snapshotOf(db: Database.Database, resource: Resource): { rows: unknown[]; matches: Record<string, number[]> } {
-  const table = resource === 'contacts' ? 'contacts_next' : 'orders_next';
+/** The queries a snapshot is compared by, each matching some rows. */
+function queriesOf(resource: Resource): string[] {
+  return resource === 'contacts' ? ['łukasz', 'łódź', 'zola', 'emile', 'a*', 'ma*', String((generateContact(7, 123, CONTACTS) as { lastName: string }).lastName).toLowerCase()] : ['a*', 'ca*', '1*', 'letter'];
+}
+
+/** The rows with their positions, every query's matches, and the search index's own tables. */
+function snapshotOf(db: Database.Database, resource: Resource, suffix = '_next'): { rows: unknown[]; matches: Record<string, number[]>; index: Record<string, unknown[]> } {
+  const table = `${resource}${suffix}`;
   const positions = Object.keys(resource === 'contacts' ? CONTACT_POSITIONS : ORDER_POSITIONS);
   const rows = db.prepare(`SELECT rowid, id, ${positions.join(', ')} FROM ${table} ORDER BY rowid`).raw().all();
-  const fts = resource === 'contacts' ? 'contacts_fts_next' : 'orders_fts_next';
+  const fts = `${resource}_fts${suffix}`;
+  const index: Record<string, unknown[]> = {};
+  for (const shadow of ['data', 'idx', 'docsize', 'config']) index[shadow] = db.prepare(`SELECT * FROM ${fts}_${shadow} ORDER BY 1, 2`).raw().all();
   const matches: Record<string, number[]> = {};
-  for (const q of resource === 'contacts' ? ['łukasz', 'łódź', 'zola', 'emile', 'a*', 'ma*', String((generateContact(7, 123, CONTACTS) as { lastName: string }).lastName).toLowerCase()] : ['a*', 'ca*', '1*', 'letter']) {
-    matches[q] = db.prepare(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid`).pluck().all(q) as number[];
-  }
-  return { rows, matches };
+  for (const q of queriesOf(resource)) matches[q] = db.prepare(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid`).pluck().all(q) as number[];
+  return { rows, matches, index };
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ld-positions-'));
+  dir = mkdtempSync(join(tmpdir(), 'ld-search-build-'));
 });
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('sort positions computed in a worker thread', () => {
+describe('search index filled in a worker thread', () => {
   for (const resource of ['contacts', 'orders'] as const) {
     it(`build the same ${resource} snapshot as in the sync connection`, () => {
       const records = resource === 'contacts' ? contactRecords() : orderRecords();
       const inThread = built(`${resource}-connection`, resource, records, Number.POSITIVE_INFINITY);
       const inWorker = built(`${resource}-worker`, resource, records, 0);
-      expect(inThread.computedIn).toBe('connection');
-      expect(inWorker.computedIn).toBe('worker');
+      expect(inThread.builtIn).toBe('connection');
+      expect(inWorker.builtIn).toBe('worker');
       const a = snapshotOf(inThread.db, resource);
       const b = snapshotOf(inWorker.db, resource);
       expect(b.rows).toHaveLength(records.length);
       expect(b.rows).toEqual(a.rows);
+      expect(b.index).toEqual(a.index);
       expect(b.matches).toEqual(a.matches);
+      // The index is whole (FTS5's own check), and its rowids are the rows': a match is the row
+      // whose text has the word.
+      const fts = `${resource}_fts_next`;
+      inWorker.db.prepare(`INSERT INTO ${fts} (${fts}, rank) VALUES ('integrity-check', 0)`).run();
+      const [column, value] = resource === 'contacts' ? ['email', 'email'] : ['id', 'id'];
+      const probe = inWorker.db.prepare(`SELECT ${value} FROM ${resource}_next WHERE rowid = 100`).pluck().get() as string;
+      expect(inWorker.db.prepare(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?`).pluck().all(`${column}:"${probe}"`)).toContain(100);
       for (const hits of Object.values(b.matches)) expect(hits.length).toBeGreaterThan(0);
       // Every position column is a permutation of 0 … n-1.
       const positions = Object.keys(resource === 'contacts' ? CONTACT_POSITIONS : ORDER_POSITIONS);
@@ -90,22 +105,27 @@ describe('sort positions computed in a worker thread', () => {
         expect(values).toEqual(Array.from({ length: records.length }, (_, k) => k));
       }
       expect(existsSync(scratchFileOf(inWorker.file, resource))).toBe(false);
-      expect(inWorker.db.prepare('PRAGMA database_list').all().map((d) => (d as { name: string }).name)).not.toContain('build_scratch');
+      expect(inWorker.db.prepare('PRAGMA database_list').all().map((d) => (d as { name: string }).name)).not.toContain('search_scratch');
+      // Published, the copied index answers a reader of its own the same.
+      publishNext(inWorker.db, resource, () => {});
+      const reader = new Database(inWorker.file, { readonly: true });
+      expect(snapshotOf(reader, resource, '').matches).toEqual(a.matches);
+      reader.close();
       inThread.db.close();
       inWorker.db.close();
     });
   }
 
-  it('when the thread cannot write its file, the build computes the positions itself', () => {
+  it('when the thread cannot write its file, the build fills the index itself', () => {
     const records = contactRecords();
     const reference = built('fallback-reference', 'contacts', records, Number.POSITIVE_INFINITY);
     // A folder where the thread's file would go: the thread fails to open it.
     const file = join(dir, 'fallback.sqlite');
     mkdirSync(scratchFileOf(file, 'contacts'));
     const fallback = built('fallback', 'contacts', records, 0);
-    expect(fallback.computedIn).toBe('connection');
+    expect(fallback.builtIn).toBe('connection');
     expect(snapshotOf(fallback.db, 'contacts')).toEqual(snapshotOf(reference.db, 'contacts'));
-    expect(readdirSync(dir).filter((n) => n.startsWith('fallback.sqlite.contacts-positions-'))).toEqual([]);
+    expect(readdirSync(dir).filter((n) => n.startsWith('fallback.sqlite.contacts-search-'))).toEqual([]);
     reference.db.close();
     fallback.db.close();
   });

@@ -1,19 +1,19 @@
 /**
  * Turning the staging tables into the visible snapshot (DESIGN.md "Sync"): build `<table>_next`
  * tables from staging in bulk (rows in default order, sort positions, labels, search index built
- * once), then publish them with one short transaction of renames. Readers (other connections, WAL)
- * keep seeing the previous snapshot until that transaction commits, and a crash at any point leaves
+ * once, in a worker thread for a large build), then publish them with one short transaction of
+ * renames. Readers (other connections, WAL) keep seeing the previous snapshot until that transaction commits, and a crash at any point leaves
  * the previous snapshot intact (leftover `_next` / `_old` tables are dropped on the next build).
  */
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { CONTACT_POSITIONS, ORDER_POSITIONS } from './positions.ts';
-import { removeScratch, scratchFileOf, startPositions, type PositionsBuild } from './sortPositions.ts';
+import { computePositions } from './sortPositions.ts';
+import { removeScratch, scratchFileOf, startSearchIndex } from './searchIndexBuild.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
 import { buildViewRowsNext, reconcileViewsOnPublish } from './viewMirror.ts';
-import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
 
 /** Tables that make up the visible snapshot of each resource. */
 export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
@@ -62,66 +62,17 @@ export function dropLeftovers(db: Database.Database, resource: Resource): void {
 }
 
 /**
- * A sort position's stand-in while the positions are still computed: an integer stored in more
- * bytes than any real position, so that writing the real one later shrinks each row in place.
+ * Copies the staged rows into `target` in the default order with their sort positions
+ * (`positions`: rn → staged rowid and positions) and rowid = rn, walking that narrow table in
+ * rowid order so that no sort of the wide rows happens.
  */
-const POSITION_STAND_IN = 2 ** 31 - 1;
-
-/**
- * Copies the staged rows into `target` in the default order (`order`: rn → staged rowid) with
- * rowid = rn, walking that narrow table in rowid order so that no sort of the wide rows happens,
- * with the sort positions of `positions` when they are known, else with stand-ins.
- */
-function copyInOrder(db: Database.Database, stage: string, target: string, cols: string, names: readonly string[], order: string, positions: string | null): void {
+function copyInOrder(db: Database.Database, stage: string, target: string, cols: string, names: readonly string[], positions: string): void {
   const qualified = cols.split(', ').map((c) => `s.${c}`).join(', ');
-  const values = names.map((n) => (positions ? `p.${n}` : String(POSITION_STAND_IN))).join(', ');
   db.exec(`INSERT INTO ${target} (rowid, ${cols}, ${names.join(', ')})
-    SELECT p.rn, ${qualified}, ${values} FROM ${positions ?? order} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`);
-}
-
-/** Writes the sort positions of `positions` (rn → positions) into the rows copied with stand-ins. */
-function applyPositions(db: Database.Database, target: string, names: readonly string[], positions: string): void {
-  db.exec(`UPDATE ${target} SET (${names.join(', ')}) = (${names.map((n) => `p.${n}`).join(', ')}) FROM ${positions} p WHERE ${target}.rowid = p.rn`);
-}
-
-/**
- * Copies the staged rows of a resource into its `_next` table and fills its search index from
- * that table, while the sort positions are computed (in a worker thread for a large build).
- */
-function copyAndIndex(db: Database.Database, positions: PositionsBuild, stage: string, target: string, cols: string, names: readonly string[], index: () => void): void {
-  const ready = positions.ready();
-  copyInOrder(db, stage, target, cols, names, positions.order(), ready ? positions.table() : null);
-  index();
-  if (!ready) applyPositions(db, target, names, positions.table());
+    SELECT p.rn, ${qualified}, ${names.map((n) => `p.${n}`).join(', ')} FROM ${positions} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`);
 }
 
 export { contactFilterTokensSql, contactPhoneSearchSql } from './searchIndex.ts';
-
-/** FTS5's default size of the in-memory buffer of pending index data (bytes; FTS5 `hashsize`). */
-const FTS_DEFAULT_HASH_SIZE = 1024 * 1024;
-/**
- * The buffer while the search index is filled in bulk: each time the buffer is full FTS5 writes a
- * segment, and fewer, larger segments mean less merging. Larger buffers are faster still but cost
- * the sync process memory it has not got to spare.
- */
-const FTS_BULK_HASH_SIZE = 4 * 1024 * 1024;
-
-/**
- * Fills the search index `fts` with `insert`, then merges it into one segment ('optimize').
- * During the bulk insert FTS5's automatic merging is off: it would merge segments that
- * 'optimize' merges again anyway (the index after 'optimize' is the same single segment, built
- * in less time), and its pending-data buffer is
- * {@link FTS_BULK_HASH_SIZE}. Afterwards both are back at FTS5's defaults (automerge 4, 1 MiB),
- * for any later writer.
- */
-function withoutAutomerge(db: Database.Database, fts: string, insert: () => void): void {
-  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 0)`);
-  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${FTS_BULK_HASH_SIZE})`);
-  insert();
-  db.exec(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`);
-  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 4)`);
-  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_SIZE})`);
-}
 
 /** Options of {@link buildNext}. */
 export interface BuildOptions {
@@ -134,12 +85,12 @@ export interface BuildOptions {
    */
   compare?: boolean;
   /**
-   * Staged rows from which the sort positions are computed in a worker thread (sortPositions.ts).
+   * Staged rows from which the search index is filled in a worker thread (searchIndexBuild.ts).
    * @default WORKER_MIN_ROWS
    */
   workerMinRows?: number;
-  /** Called with where the sort positions were computed: in a worker thread, or in the connection. */
-  onPositions?: (computedIn: 'worker' | 'connection') => void;
+  /** Called with where the search index was filled: in a worker thread, or in the connection. */
+  onSearchIndex?: (builtIn: 'worker' | 'connection') => void;
 }
 
 /**
@@ -152,34 +103,38 @@ export interface BuildOptions {
  * @returns the number of rows built
  */
 export function buildNext(db: Database.Database, resource: Resource, gen: string, options: BuildOptions = {}): number {
-  const { onPhase, compare = false, workerMinRows, onPositions } = options;
+  const { onPhase, compare = false, workerMinRows, onSearchIndex } = options;
   dropLeftovers(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
-  // The sort positions are computed meanwhile (in a worker thread for a large build): the copy
-  // and the search index need only the default order, which is the rowids.
-  const positions = startPositions(db, resource, workerMinRows);
+  // What the search index reads besides the rows (labels, recipients) is committed first: a large
+  // build fills the index in a worker thread meanwhile, from the staged rows in the default order
+  // (the mirror's rowids), while this connection computes the sort positions and copies the rows.
+  if (resource === 'contacts') {
+    db.exec(`INSERT INTO labels_next (id, title)
+      SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
+    db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
+      SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
+  } else {
+    const rcols = RECIPIENT_COLUMNS.join(', ');
+    db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
+      WHERE order_id IN (SELECT id FROM stage_orders)`);
+  }
+  onPhase?.('indexing');
+  const search = startSearchIndex(db, resource, workerMinRows);
   try {
-    if (resource === 'contacts') {
-      db.exec(`INSERT INTO labels_next (id, title)
-        SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
-      db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
-        SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
-      onPhase?.('indexing');
-      copyAndIndex(db, positions, 'stage_contacts', 'contacts_next', CONTACT_STAGE_COLUMNS.join(', '), Object.keys(CONTACT_POSITIONS), () =>
-        withoutAutomerge(db, 'contacts_fts_next', () => db.exec(`INSERT INTO contacts_fts_next (rowid, ${CONTACT_FTS_COLUMNS})
-          SELECT c.rowid, ${contactFtsValuesSql('c', contactFilterTokensSql('c', 'contact_labels_next', 'labels_next'))} FROM contacts_next c`)));
-    } else {
-      const rcols = RECIPIENT_COLUMNS.join(', ');
-      db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
-        WHERE order_id IN (SELECT id FROM stage_orders)`);
-      onPhase?.('indexing');
-      copyAndIndex(db, positions, 'stage_orders', 'orders_next', ORDER_STAGE_COLUMNS.join(', '), Object.keys(ORDER_POSITIONS), () =>
-        withoutAutomerge(db, 'orders_fts_next', () => db.exec(`INSERT INTO orders_fts_next (rowid, ${ORDER_FTS_COLUMNS})
-          SELECT o.rowid, ${orderFtsValuesSql('o', 'order_recipients_next')} FROM orders_next o`)));
+    const [stage, target, cols, names] =
+      resource === 'contacts'
+        ? ['stage_contacts', 'contacts_next', CONTACT_STAGE_COLUMNS, Object.keys(CONTACT_POSITIONS)]
+        : ['stage_orders', 'orders_next', ORDER_STAGE_COLUMNS, Object.keys(ORDER_POSITIONS)];
+    try {
+      copyInOrder(db, stage, target, cols.join(', '), names, computePositions(db, resource));
+    } finally {
+      db.exec('DROP TABLE IF EXISTS temp.build_positions');
     }
-    onPositions?.(positions.computedIn());
+    search.finish();
+    onSearchIndex?.(search.builtIn());
   } finally {
-    positions.dispose();
+    search.dispose();
   }
   if (compare) buildChangesNext(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts')) createNextIndexes(db, t, gen);

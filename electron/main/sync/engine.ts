@@ -161,8 +161,8 @@ function publish(run: MirrorSync): void {
   run.progress.setPhase('indexing');
   // What changed is recorded against the copy readers see; a first sync has none to compare with.
   const compare = run.books.wasPublished(resource);
-  let positionsIn = '';
-  const rows = buildNext(db, resource, Date.now().toString(36), { compare, onPositions: (where) => (positionsIn = where) });
+  let searchIndexIn = '';
+  const rows = buildNext(db, resource, Date.now().toString(36), { compare, onSearchIndex: (where) => (searchIndexIn = where) });
   if (run.signal.aborted) {
     dropLeftovers(db, resource);
     throw cancelled(run.kept);
@@ -174,7 +174,7 @@ function publish(run: MirrorSync): void {
   run.progress.published(rows);
   run.progress.setPhase('done');
   const changed = changes ? `; ${changes.added} added, ${changes.changed} changed, ${changes.removed} removed` : '';
-  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed}; sort positions computed in the ${positionsIn})`);
+  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed}; search index built in the ${searchIndexIn})`);
 }
 
 /** Step 6: records how a run that did not publish ended (a failure also as the resource's last error). */

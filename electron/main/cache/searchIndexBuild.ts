@@ -1,0 +1,218 @@
+/**
+ * The search index of a build (publish.ts): `contacts_fts_next` or `orders_fts_next`, filled once
+ * in the rows' default order. A large build fills it in a worker thread of its own
+ * (searchIndexWorker.ts), in a file of the thread's own, on another core than the sync
+ * connection, which meanwhile computes the sort positions and copies the rows; the connection
+ * then copies the finished index's tables in. A small build, or one whose thread failed, fills it
+ * in the connection from the new mirror, where a thread would cost more to start than it saves.
+ */
+import { rmSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import type { Resource } from '../../../shared/serviceRecords.ts';
+import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
+import { CONTACT_DEFAULT_ORDER, ORDER_DEFAULT_ORDER } from './positions.ts';
+
+/** Staged rows from which a build fills its search index in a worker thread (fewer: in the connection). */
+export const WORKER_MIN_ROWS = 50_000;
+
+/** How long a worker thread may take to start before the build fills the index itself (ms). */
+const WORKER_START_TIMEOUT_MS = 20_000;
+
+/** FTS5's default size of the in-memory buffer of pending index data (bytes; FTS5 `hashsize`). */
+const FTS_DEFAULT_HASH_SIZE = 1024 * 1024;
+/**
+ * The buffer while the search index is filled in bulk: each time the buffer is full FTS5 writes a
+ * segment, and fewer, larger segments mean less merging. Larger buffers are faster still but cost
+ * the sync process memory it has not got to spare.
+ */
+const FTS_BULK_HASH_SIZE = 4 * 1024 * 1024;
+
+/**
+ * The tables in which FTS5 keeps a contentless index (`content=''`): the segments, their term
+ * index, each row's column sizes, and the settings. Copying them copies the index.
+ */
+const FTS_SHADOW_TABLES = ['data', 'idx', 'docsize', 'config'] as const;
+
+/** What each resource's search index is built from, and the default order that gives its rowids. */
+const SOURCES: Record<Resource, { stage: string; mirror: string; fts: string; defaultOrder: string }> = {
+  contacts: { stage: 'stage_contacts', mirror: 'contacts_next', fts: 'contacts_fts', defaultOrder: CONTACT_DEFAULT_ORDER },
+  orders: { stage: 'stage_orders', mirror: 'orders_next', fts: 'orders_fts', defaultOrder: ORDER_DEFAULT_ORDER },
+};
+
+/**
+ * The INSERT that fills search index `fts` from rows `x` of `from`, whose rowid in the mirror is
+ * `rowid`; the labels (contacts) or recipients (orders) are read from the build's `_next` tables
+ * in `schema`. One statement for the thread and the connection, so both index the same text.
+ */
+function fillSql(resource: Resource, fts: string, rowid: string, from: string, schema: string): string {
+  if (resource === 'contacts') {
+    const tokens = contactFilterTokensSql('x', `${schema}.contact_labels_next`, `${schema}.labels_next`);
+    return `INSERT INTO ${fts} (rowid, ${CONTACT_FTS_COLUMNS}) SELECT ${rowid}, ${contactFtsValuesSql('x', tokens)} FROM ${from}`;
+  }
+  return `INSERT INTO ${fts} (rowid, ${ORDER_FTS_COLUMNS}) SELECT ${rowid}, ${orderFtsValuesSql('x', `${schema}.order_recipients_next`)} FROM ${from}`;
+}
+
+/**
+ * Fills the search index `fts` with `insert`, then merges it into one segment ('optimize').
+ * During the bulk insert FTS5's automatic merging is off: it would merge segments that
+ * 'optimize' merges again anyway (the index after 'optimize' is the same single segment, built
+ * in less time), and its pending-data buffer is {@link FTS_BULK_HASH_SIZE}. Afterwards both are
+ * back at FTS5's defaults (automerge 4, 1 MiB), for any later writer.
+ */
+function withoutAutomerge(db: Database.Database, fts: string, insert: () => void): void {
+  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 0)`);
+  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${FTS_BULK_HASH_SIZE})`);
+  insert();
+  db.exec(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`);
+  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 4)`);
+  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_SIZE})`);
+}
+
+/**
+ * Fills `<fts>_next` of `resource` in the connection from the new mirror `<mirror>_next`, whose
+ * rowids are already the default order.
+ */
+function fillFromMirror(db: Database.Database, resource: Resource): void {
+  const { mirror, fts } = SOURCES[resource];
+  withoutAutomerge(db, `${fts}_next`, () => db.exec(fillSql(resource, `${fts}_next`, 'x.rowid', `${mirror} x`, 'main')));
+}
+
+/**
+ * The worker thread's work: in `db` (the thread's own file, with the cache attached as `cache`),
+ * creates `resource`'s search index with the cache's definition and fills it from the staged rows
+ * in the default order, their rowids the mirror's to be (`row_number()` over the same order the
+ * build's sort positions number the rows by).
+ */
+export function fillInScratch(db: Database.Database, resource: Resource): void {
+  const { stage, fts, defaultOrder } = SOURCES[resource];
+  const definition = db.prepare("SELECT sql FROM cache.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(fts) as string | undefined;
+  if (!definition) throw new Error(`cache schema has no table ${fts}`);
+  db.exec(definition);
+  db.exec('CREATE TEMP TABLE build_order (rn INTEGER PRIMARY KEY, srow INTEGER NOT NULL)');
+  db.exec(`INSERT INTO temp.build_order (rn, srow) SELECT row_number() OVER (ORDER BY ${defaultOrder}), rowid FROM cache.${stage}`);
+  withoutAutomerge(db, fts, () => db.exec(fillSql(resource, `main.${fts}`, 'o.rn', `temp.build_order o JOIN cache.${stage} x ON x.rowid = o.srow ORDER BY o.rn`, 'cache')));
+}
+
+/** What the worker thread is given (searchIndexWorker.ts). */
+export interface SearchIndexWorkerData {
+  /** The cache file: the worker attaches it and reads its staging table and the build's `_next` label or recipient tables. */
+  cacheFile: string;
+  /** The worker's own file, where it builds the index. */
+  scratchFile: string;
+  resource: Resource;
+  /**
+   * Two Int32 slots: [0] 0 while the worker runs, 1 once it has built the index, 2 if it
+   * failed; [1] 1 once the worker's code runs.
+   */
+  state: SharedArrayBuffer;
+}
+
+/** The Int32 slots of {@link SearchIndexWorkerData.state}. */
+export const SLOT = { outcome: 0, started: 1 } as const;
+/** The values of the outcome slot. */
+export const OUTCOME = { running: 0, done: 1, failed: 2 } as const;
+
+/** The worker thread's entry: `searchIndexWorker.ts` from the sources, `searchIndexWorker.js` in the build. */
+function workerUrl(): URL {
+  return import.meta.url.endsWith('.ts') ? new URL('../searchIndexWorker.ts', import.meta.url) : new URL('./searchIndexWorker.js', import.meta.url);
+}
+
+/** Where a build's worker builds its index: beside the cache, so a full disk shows the same. */
+export function scratchFileOf(cacheFile: string, resource: Resource): string {
+  return `${cacheFile}.${resource}-search`;
+}
+
+/** Deletes a worker's file and its companions, if any (anything else at those paths stays). */
+export function removeScratch(scratchFile: string): void {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) {
+    try {
+      rmSync(`${scratchFile}${suffix}`, { force: true });
+    } catch {
+      // Not a file (a folder of the same name): the worker fails to open it and the build goes on without it.
+    }
+  }
+}
+
+/** The search index of a build, being filled or to be filled. */
+export interface SearchIndexBuild {
+  /**
+   * Makes `<fts>_next` hold the index of the new mirror: waits for the worker (blocking the thread:
+   * the build is synchronous) and copies its index in, or fills it in the connection from
+   * `<mirror>_next`, which must hold every row by then.
+   */
+  finish(): void;
+  /** Where the index was filled (known once {@link finish} has returned). */
+  builtIn(): 'worker' | 'connection';
+  /** Stops the worker if it still runs, detaches and deletes its file. */
+  dispose(): void;
+}
+
+/**
+ * Starts filling `resource`'s search index for the build: in a worker thread when there are at
+ * least `workerMinRows` staged rows and the cache is a file, else (at {@link SearchIndexBuild.finish})
+ * in the connection.
+ * @param db the sync connection, outside a transaction, with the build's `_next` label tables
+ *   (contacts) or recipients (orders) committed: the worker reads them
+ */
+export function startSearchIndex(db: Database.Database, resource: Resource, workerMinRows = WORKER_MIN_ROWS): SearchIndexBuild {
+  const { stage, fts } = SOURCES[resource];
+  const rows = (db.prepare(`SELECT count(*) AS n FROM main.${stage}`).get() as { n: number }).n;
+  const inConnection: SearchIndexBuild = { finish: () => fillFromMirror(db, resource), builtIn: () => 'connection', dispose: () => {} };
+  if (rows < workerMinRows || db.memory || db.inTransaction) return inConnection;
+  const scratchFile = scratchFileOf(db.name, resource);
+  removeScratch(scratchFile);
+  const state = new SharedArrayBuffer(8);
+  const flags = new Int32Array(state);
+  let worker: Worker;
+  try {
+    worker = new Worker(workerUrl(), { workerData: { cacheFile: db.name, scratchFile, resource, state } satisfies SearchIndexWorkerData });
+  } catch {
+    return inConnection;
+  }
+  // A failure is said through `state`; the thread's own error event could not reach a blocked build.
+  worker.on('error', () => {});
+  let attached = false;
+  let fellBack = false;
+  return {
+    finish() {
+      // The worker says when it is done through shared memory: the build cannot yield to the
+      // event loop. A worker that has not started after a while (its script missing) is given up.
+      const since = performance.now();
+      while (Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
+        Atomics.wait(flags, SLOT.outcome, OUTCOME.running, 500);
+        if (Atomics.load(flags, SLOT.started) === 0 && performance.now() - since > WORKER_START_TIMEOUT_MS) break;
+      }
+      const done = Atomics.load(flags, SLOT.outcome) === OUTCOME.done;
+      void worker.terminate();
+      if (!done) {
+        removeScratch(scratchFile);
+        fellBack = true;
+        fillFromMirror(db, resource);
+        return;
+      }
+      db.prepare('ATTACH DATABASE ? AS search_scratch').run(scratchFile);
+      attached = true;
+      // The fresh `_next` index holds only FTS5's empty start; the worker's tables replace it.
+      // Defensive mode (better-sqlite3's default) keeps FTS5's tables to FTS5: off for the copy.
+      db.unsafeMode(true);
+      try {
+        db.transaction(() => {
+          for (const shadow of FTS_SHADOW_TABLES) {
+            db.exec(`DELETE FROM main.${fts}_next_${shadow}`);
+            db.exec(`INSERT INTO main.${fts}_next_${shadow} SELECT * FROM search_scratch.${fts}_${shadow}`);
+          }
+        })();
+      } finally {
+        db.unsafeMode(false);
+      }
+    },
+    builtIn: () => (fellBack ? 'connection' : 'worker'),
+    dispose() {
+      void worker.terminate();
+      if (attached) db.exec('DETACH DATABASE search_scratch');
+      attached = false;
+      removeScratch(scratchFile);
+    },
+  };
+}
