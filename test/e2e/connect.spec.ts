@@ -81,9 +81,24 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   await expect(page.getByTestId('tokens-address-changed')).toContainText('never sent to the new one');
   await expect(page.getByLabel('Access token')).toBeVisible();
   await app.screenshot('34-profile-address-changed');
+  // The save reads the credential status when it has saved; held here, so that the new
+  // address's token is typed while the form still says "Saving…": what is typed then stays.
+  const credentials = app.core.credentials as { status: (id: string) => Promise<unknown> };
+  const status = credentials.status.bind(credentials);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  credentials.status = async (id) => {
+    await held;
+    return status(id);
+  };
   await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('button', { name: 'Saving…' })).toBeDisabled();
+  await page.getByLabel('Access token').fill('typed-while-saving');
+  release();
+  credentials.status = status;
   await expect(page.getByText(/Token stored · saved/)).toBeHidden();
   await expect(page.getByRole('button', { name: 'Save changes' })).toBeEnabled();
+  await expect(page.getByLabel('Access token')).toHaveValue('typed-while-saving');
   const profileId = app.core.profiles.list().profiles[0]?.id ?? '';
   expect((await app.core.credentials.status(profileId)).stored).toBe(false);
 
