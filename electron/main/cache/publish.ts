@@ -2,8 +2,9 @@
  * Turning the staging tables into the visible snapshot (DESIGN.md "Sync"): build `<table>_next`
  * tables from staging in bulk (rows in default order, sort positions, labels, search index built
  * once, in a worker thread for a large build), then publish them with one short transaction of
- * renames. Readers (other connections, WAL) keep seeing the previous snapshot until that transaction commits, and a crash at any point leaves
- * the previous snapshot intact (leftover `_next` / `_old` tables are dropped on the next build).
+ * renames. Readers (other connections, WAL) keep seeing the previous snapshot until that
+ * transaction commits, and a crash at any point leaves the previous snapshot intact (leftover
+ * `_next` / `_old` tables are dropped on the next build).
  */
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
