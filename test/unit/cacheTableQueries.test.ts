@@ -211,8 +211,8 @@ describe('text in the locale\'s order', () => {
   const collator = new Intl.Collator();
   const byId = (a: { id: string }, b: { id: string }) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-  it('names and companies sort as Intl.Collator sorts them, empty values last; descending reverses the others and keeps the empty ones last', () => {
-    for (const [column, field] of [['name', 'full_name'], ['company', 'company_name'], ['city', 'city']] as const) {
+  it('names, companies, cities and emails sort as Intl.Collator sorts them, empty values last; descending reverses the others and keeps the empty ones last', () => {
+    for (const [column, field] of [['name', 'full_name'], ['company', 'company_name'], ['city', 'city'], ['email', 'email']] as const) {
       const rows = db.prepare(`SELECT id, ${field} AS v FROM contacts`).all() as { id: string; v: string | null }[];
       const filled = rows.filter((r) => r.v).sort((a, b) => collator.compare(a.v!, b.v!) || byId(a, b));
       const empty = rows.filter((r) => !r.v).sort(byId);

@@ -133,16 +133,22 @@ const LOCALE_KEY_CALL = new RegExp(`\\b${LOCALE_KEY_FUNCTION}\\((?:(\\w+)\\.)?(\
  * and the ranks looked up inside SQLite. `rank()` gives values with equal keys equal ranks, so the
  * order is exactly the expression's. The ranks are temporary tables of the connection: drop them
  * with {@link dropLocaleRanks} once the expressions have been used.
+ * @param direct columns whose values are nearly all distinct (an email): their keys are left as
+ *   they are, since a rank table would hold one row per row and cost more than the keys it saves
  */
-export function withLocaleRanks(db: Database.Database, table: string, exprs: readonly string[]): string[] {
+export function withLocaleRanks(db: Database.Database, table: string, exprs: readonly string[], direct: ReadonlySet<string> = new Set()): string[] {
   const columns = new Set<string>();
-  for (const expr of exprs) for (const m of expr.matchAll(LOCALE_KEY_CALL)) columns.add(m[2] as string);
+  for (const expr of exprs) for (const m of expr.matchAll(LOCALE_KEY_CALL)) if (!direct.has(m[2] as string)) columns.add(m[2] as string);
   for (const c of columns) {
     db.exec(`DROP TABLE IF EXISTS temp.locale_rank_${c}`);
     db.exec(`CREATE TEMP TABLE locale_rank_${c} (lr_value TEXT PRIMARY KEY, lr_rank INTEGER NOT NULL) WITHOUT ROWID`);
     db.exec(`INSERT INTO temp.locale_rank_${c} SELECT v, rank() OVER (ORDER BY ${LOCALE_KEY_FUNCTION}(v)) FROM (SELECT DISTINCT ${c} AS v FROM ${table} WHERE ${c} IS NOT NULL)`);
   }
-  return exprs.map((expr) => expr.replace(LOCALE_KEY_CALL, (_m, alias: string | undefined, c: string) => `(SELECT lr_rank FROM temp.locale_rank_${c} WHERE lr_value = ${alias ? `${alias}.` : ''}${c})`));
+  return exprs.map((expr) =>
+    expr.replace(LOCALE_KEY_CALL, (call, alias: string | undefined, c: string) =>
+      columns.has(c) ? `(SELECT lr_rank FROM temp.locale_rank_${c} WHERE lr_value = ${alias ? `${alias}.` : ''}${c})` : call,
+    ),
+  );
 }
 
 /** Drops the rank tables of {@link withLocaleRanks}. */

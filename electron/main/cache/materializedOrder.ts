@@ -8,6 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { dropLocaleRanks, withLocaleRanks } from './collation.ts';
+import { DISTINCT_TEXT_COLUMNS } from './positions.ts';
 
 /** Orders kept per connection. */
 const KEPT = 2;
@@ -35,7 +36,7 @@ export function materializedOrder(db: Database.Database, table: string, alias: s
   const name = `temp.sort_order_${++counter}`;
   db.exec(`CREATE TABLE ${name} (pos INTEGER PRIMARY KEY, row INTEGER NOT NULL)`);
   try {
-    const [ranked] = withLocaleRanks(db, table, [orderBy]);
+    const [ranked] = withLocaleRanks(db, table, [orderBy], DISTINCT_TEXT_COLUMNS);
     db.exec(`INSERT INTO ${name} (row) SELECT ${alias}.rowid FROM ${table} ${alias} ORDER BY ${ranked}`);
   } finally {
     dropLocaleRanks(db);

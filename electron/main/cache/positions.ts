@@ -33,6 +33,12 @@ export function value(column: string): Sortable {
   return { empty: `(coalesce(${column}, '') = '')`, order: column };
 }
 
+/**
+ * Text columns whose values are nearly all distinct: sorted by their locale keys directly rather
+ * than through a table of ranks of their distinct values (collation.ts `withLocaleRanks`).
+ */
+export const DISTINCT_TEXT_COLUMNS: ReadonlySet<string> = new Set(['email']);
+
 /** Ties by id, shorter (numerically smaller digit strings) first. */
 export const TIE = 'length(id), id';
 export const TIE_DESC = 'length(id) DESC, id DESC';

@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { dropLocaleRanks, withLocaleRanks } from './collation.ts';
-import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
+import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, DISTINCT_TEXT_COLUMNS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
 
 /** The staging table of each resource, and its positions. */
 const SOURCES: Record<Resource, { stage: string; positions: Record<string, string>; defaultOrder: string }> = {
@@ -21,7 +21,7 @@ const SOURCES: Record<Resource, { stage: string; positions: Record<string, strin
  * Writes `build_positions` of `resource` into schema `target` of `db` from its staging table in
  * schema `source`.
  * The window sorts run over the staged rows' keys only; text is ranked in locale order first
- * (collation.ts), one key per distinct value.
+ * (collation.ts), one key per distinct value, except where nearly every value is distinct.
  * @param source schema of the staging table
  * @param target schema of the table written
  */
@@ -34,7 +34,7 @@ export function writePositions(db: Database.Database, resource: Resource, source
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma('cache_size = -1024');
   try {
-    const exprs = withLocaleRanks(db, table, names.map((k) => positions[k] as string));
+    const exprs = withLocaleRanks(db, table, names.map((k) => positions[k] as string), DISTINCT_TEXT_COLUMNS);
     db.exec(`DROP TABLE IF EXISTS ${target}.build_positions`);
     db.exec(`CREATE TABLE ${target}.build_positions (rn INTEGER PRIMARY KEY, srow INTEGER NOT NULL, ${names.map((n) => `${n} INTEGER`).join(', ')})`);
     db.exec(`INSERT INTO ${target}.build_positions (rn, srow, ${names.join(', ')})
