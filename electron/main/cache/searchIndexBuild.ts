@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
-import { CONTACT_DEFAULT_ORDER, ORDER_DEFAULT_ORDER } from './positions.ts';
+import { BUILD_SOURCES, writePositions } from './sortPositions.ts';
 
 /** Staged rows from which a build fills its search index in a worker thread (fewer: in the connection). */
 export const WORKER_MIN_ROWS = 50_000;
@@ -34,10 +34,10 @@ const FTS_BULK_HASH_SIZE = 4 * 1024 * 1024;
  */
 const FTS_SHADOW_TABLES = ['data', 'idx', 'docsize', 'config'] as const;
 
-/** What each resource's search index is built from, and the default order that gives its rowids. */
-const SOURCES: Record<Resource, { stage: string; mirror: string; fts: string; defaultOrder: string }> = {
-  contacts: { stage: 'stage_contacts', mirror: 'contacts_next', fts: 'contacts_fts', defaultOrder: CONTACT_DEFAULT_ORDER },
-  orders: { stage: 'stage_orders', mirror: 'orders_next', fts: 'orders_fts', defaultOrder: ORDER_DEFAULT_ORDER },
+/** The new mirror each resource's search index is filled from in the connection, and the index. */
+const SOURCES: Record<Resource, { mirror: string; fts: string }> = {
+  contacts: { mirror: 'contacts_next', fts: 'contacts_fts' },
+  orders: { mirror: 'orders_next', fts: 'orders_fts' },
 };
 
 /**
@@ -81,16 +81,16 @@ function fillFromMirror(db: Database.Database, resource: Resource): void {
 /**
  * The worker thread's work: in `db` (the thread's own file, with the cache attached as `cache`),
  * creates `resource`'s search index with the cache's definition and fills it from the staged rows
- * in the default order, their rowids the mirror's to be (`row_number()` over the same order the
- * build's sort positions number the rows by).
+ * in the default order, their rowids the mirror's to be (numbered by the same function as the
+ * build's sort positions: sortPositions.ts `writePositions`).
  */
 export function fillInScratch(db: Database.Database, resource: Resource): void {
-  const { stage, fts, defaultOrder } = SOURCES[resource];
+  const { stage } = BUILD_SOURCES[resource];
+  const { fts } = SOURCES[resource];
   const definition = db.prepare("SELECT sql FROM cache.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(fts) as string | undefined;
   if (!definition) throw new Error(`cache schema has no table ${fts}`);
   db.exec(definition);
-  db.exec('CREATE TEMP TABLE build_order (rn INTEGER PRIMARY KEY, srow INTEGER NOT NULL)');
-  db.exec(`INSERT INTO temp.build_order (rn, srow) SELECT row_number() OVER (ORDER BY ${defaultOrder}), rowid FROM cache.${stage}`);
+  writePositions(db, resource, 'cache', 'temp', 'build_order', []);
   withoutAutomerge(db, fts, () => db.exec(fillSql(resource, `main.${fts}`, 'o.rn', `temp.build_order o JOIN cache.${stage} x ON x.rowid = o.srow ORDER BY o.rn`, 'cache')));
 }
 
@@ -156,7 +156,8 @@ export interface SearchIndexBuild {
  *   (contacts) or recipients (orders) committed: the worker reads them
  */
 export function startSearchIndex(db: Database.Database, resource: Resource, workerMinRows = WORKER_MIN_ROWS): SearchIndexBuild {
-  const { stage, fts } = SOURCES[resource];
+  const { stage } = BUILD_SOURCES[resource];
+  const { fts } = SOURCES[resource];
   const rows = (db.prepare(`SELECT count(*) AS n FROM main.${stage}`).get() as { n: number }).n;
   const inConnection: SearchIndexBuild = { finish: () => fillFromMirror(db, resource), builtIn: () => 'connection', dispose: () => {} };
   if (rows < workerMinRows || db.memory || db.inTransaction) return inConnection;
