@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -365,6 +366,18 @@ describe('CacheClient (worker thread)', () => {
       await client.close();
     }
     expect(await client.scansOpen()).toBe(false);
+  });
+
+  it('close() lets both workers end by themselves once their connections are closed, without stopping them', async () => {
+    const client = await CacheClient.open(file);
+    expect(await client.contactFacets({})).toEqual(contactFacets(db, {}));
+    // The workers' exit codes: 0 when a thread ends by itself, 1 when it is terminated.
+    type WithWorker = { worker: Worker; scanner: Promise<WithWorker | null> | null };
+    const own = client as unknown as WithWorker;
+    const scans = await own.scanner;
+    const codes: Promise<number>[] = [own.worker, scans?.worker].map((w) => new Promise<number>((resolve) => w?.once('exit', resolve)));
+    await client.close();
+    expect(await Promise.all(codes)).toEqual([0, 0]);
   });
 
   it('a query asked while facets are counted is answered at once; a waiting count is replaced by a newer one', async () => {

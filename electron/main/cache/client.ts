@@ -30,6 +30,27 @@ export type { ExportProgressValue } from './methods.ts';
 /** How long the scans' worker stays open after its last scan (ms): then its memory is given back. */
 export const SCAN_WORKER_IDLE_MS = 60_000;
 
+/** How long a worker whose connection closed cleanly gets to end by itself before it is stopped (ms). */
+const WORKER_EXIT_WAIT_MS = 2_000;
+
+/**
+ * Waits for a worker that has closed its connection and its port to end by itself: its event loop
+ * is then empty and the thread exits, releasing its SQLite objects in order, where `terminate()`
+ * would stop it from outside at whatever point its exit had reached. A worker still running after
+ * `ms` (something kept its event loop alive) is terminated.
+ */
+async function endWorker(worker: Worker, ms: number): Promise<void> {
+  if (worker.threadId === -1) return;
+  const exited = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  if (!exited) await worker.terminate();
+}
+
 /**
  * Where the worker entry is: `electron/main/dbWorker.ts` when running from the sources, or
  * `dbWorker.js` next to the bundle's chunks in the built app.
@@ -339,8 +360,9 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
   }
 
   /**
-   * Closes the connection and stops the worker. A worker still opening the file is let finish
-   * first, so that its connection closes cleanly (no session marker left behind).
+   * Closes the connection and ends the worker: it closes its connection and its port and exits by
+   * itself (stopped if it has not within a few seconds). A worker still opening the file is let
+   * finish first, so that its connection closes cleanly (no session marker left behind).
    */
   async close(): Promise<void> {
     this.closeReader();
@@ -353,12 +375,15 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
       if (this.failure) await this.worker.terminate();
       return;
     }
+    let closedCleanly = false;
     try {
       await this.send({ type: 'close' }).promise;
+      closedCleanly = true;
     } catch {
       // already gone
     }
     this.closed = true;
-    await this.worker.terminate();
+    if (closedCleanly) await endWorker(this.worker, WORKER_EXIT_WAIT_MS);
+    else await this.worker.terminate();
   }
 }
