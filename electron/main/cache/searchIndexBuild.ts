@@ -184,8 +184,11 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
         Atomics.wait(flags, SLOT.outcome, OUTCOME.running, 500);
         if (Atomics.load(flags, SLOT.started) === 0 && performance.now() - since > WORKER_START_TIMEOUT_MS) break;
       }
-      const done = Atomics.load(flags, SLOT.outcome) === OUTCOME.done;
-      void worker.terminate();
+      const outcome = Atomics.load(flags, SLOT.outcome);
+      const done = outcome === OUTCOME.done;
+      // A thread that has said how it ended has closed its connection and ends by itself; one
+      // that has not (it never started) is stopped.
+      if (outcome === OUTCOME.running) void worker.terminate();
       if (!done) {
         removeScratch(scratchFile);
         fellBack = true;
@@ -210,7 +213,7 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
     },
     builtIn: () => (fellBack ? 'connection' : 'worker'),
     dispose() {
-      void worker.terminate();
+      if (Atomics.load(flags, SLOT.outcome) === OUTCOME.running) void worker.terminate();
       if (attached) db.exec('DETACH DATABASE search_scratch');
       attached = false;
       removeScratch(scratchFile);
