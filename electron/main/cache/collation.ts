@@ -136,7 +136,7 @@ const LOCALE_KEY_CALL = new RegExp(`\\b${LOCALE_KEY_FUNCTION}\\((?:(\\w+)\\.)?(\
  * @param direct columns whose values are nearly all distinct (an email): their keys are left as
  *   they are, since a rank table would hold one row per row and cost more than the keys it saves
  */
-export function withLocaleRanks(db: Database.Database, table: string, exprs: readonly string[], direct: ReadonlySet<string> = new Set()): string[] {
+export function withLocaleRanks(db: Database.Database, table: string, exprs: readonly string[], direct: ReadonlySet<string>): string[] {
   const columns = new Set<string>();
   for (const expr of exprs) for (const m of expr.matchAll(LOCALE_KEY_CALL)) if (!direct.has(m[2] as string)) columns.add(m[2] as string);
   for (const c of columns) {

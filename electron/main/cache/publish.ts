@@ -9,8 +9,7 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
-import { CONTACT_POSITIONS, ORDER_POSITIONS } from './positions.ts';
-import { computePositions } from './sortPositions.ts';
+import { BUILD_SOURCES, computePositions } from './sortPositions.ts';
 import { removeScratch, scratchFileOf, startSearchIndex } from './searchIndexBuild.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
@@ -67,10 +66,9 @@ export function dropLeftovers(db: Database.Database, resource: Resource): void {
  * (`positions`: rn → staged rowid and positions) and rowid = rn, walking that narrow table in
  * rowid order so that no sort of the wide rows happens.
  */
-function copyInOrder(db: Database.Database, stage: string, target: string, cols: string, names: readonly string[], positions: string): void {
-  const qualified = cols.split(', ').map((c) => `s.${c}`).join(', ');
-  db.exec(`INSERT INTO ${target} (rowid, ${cols}, ${names.join(', ')})
-    SELECT p.rn, ${qualified}, ${names.map((n) => `p.${n}`).join(', ')} FROM ${positions} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`);
+function copyInOrder(db: Database.Database, stage: string, target: string, cols: readonly string[], names: readonly string[], positions: string): void {
+  db.exec(`INSERT INTO ${target} (rowid, ${cols.join(', ')}, ${names.join(', ')})
+    SELECT p.rn, ${cols.map((c) => `s.${c}`).join(', ')}, ${names.map((n) => `p.${n}`).join(', ')} FROM ${positions} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`);
 }
 
 export { contactFilterTokensSql, contactPhoneSearchSql } from './searchIndex.ts';
@@ -123,12 +121,10 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   onPhase?.('indexing');
   const search = startSearchIndex(db, resource, workerMinRows);
   try {
-    const [stage, target, cols, names] =
-      resource === 'contacts'
-        ? ['stage_contacts', 'contacts_next', CONTACT_STAGE_COLUMNS, Object.keys(CONTACT_POSITIONS)]
-        : ['stage_orders', 'orders_next', ORDER_STAGE_COLUMNS, Object.keys(ORDER_POSITIONS)];
+    const { stage, positions } = BUILD_SOURCES[resource];
+    const [target, cols] = resource === 'contacts' ? ['contacts_next', CONTACT_STAGE_COLUMNS] : ['orders_next', ORDER_STAGE_COLUMNS];
     try {
-      copyInOrder(db, stage, target, cols.join(', '), names, computePositions(db, resource));
+      copyInOrder(db, stage, target, cols, Object.keys(positions), computePositions(db, resource));
     } finally {
       db.exec('DROP TABLE IF EXISTS temp.build_positions');
     }
