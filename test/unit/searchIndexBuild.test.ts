@@ -1,10 +1,10 @@
 /**
  * A build's search index filled in a worker thread (cache/searchIndexBuild.ts) is the same index
  * as filled in the sync connection: the same tables byte for byte, the same matches, under the
- * same rowids as the rows, with every sort position a permutation — for contacts and for orders,
- * real cache files, a real thread, read by the build's connection and by a reader after the
- * publish. When the thread cannot do its work, the build fills the index itself and loses
- * nothing; no file of the thread is left behind.
+ * same rowids as the rows, with every sort position a permutation, the thread's positions equal to
+ * the connection's — for contacts and for orders, real cache files, a real thread, read by the
+ * build's connection and by a reader after the publish. When the thread cannot do its work, the
+ * build does it itself and loses nothing; no file of the thread is left behind.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,8 @@ import { openCache } from '../../electron/main/cache/db.ts';
 import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
 import { CONTACT_POSITIONS, ORDER_POSITIONS } from '../../electron/main/cache/positions.ts';
 import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
-import { scratchFileOf } from '../../electron/main/cache/searchIndexBuild.ts';
+import { positionsFileOf, scratchFileOf, startSearchIndex } from '../../electron/main/cache/searchIndexBuild.ts';
+import { BUILD_SOURCES } from '../../electron/main/cache/sortPositions.ts';
 import { generateContact, generateOrder } from '../../electron/main/sampleApi/generate.ts';
 
 const CONTACTS = 4000;
@@ -68,6 +69,11 @@ function snapshotOf(db: Database.Database, resource: Resource, suffix = '_next')
   return { rows, matches, index };
 }
 
+/** The databases attached to a connection besides its own. */
+function attachedTo(db: Database.Database): string[] {
+  return db.prepare('PRAGMA database_list').all().map((d) => (d as { name: string }).name).filter((n) => n !== 'main' && n !== 'temp');
+}
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ld-search-build-'));
 });
@@ -105,7 +111,8 @@ describe('search index filled in a worker thread', () => {
         expect(values).toEqual(Array.from({ length: records.length }, (_, k) => k));
       }
       expect(existsSync(scratchFileOf(inWorker.file, resource))).toBe(false);
-      expect(inWorker.db.prepare('PRAGMA database_list').all().map((d) => (d as { name: string }).name)).not.toContain('search_scratch');
+      expect(existsSync(positionsFileOf(inWorker.file, resource))).toBe(false);
+      expect(attachedTo(inWorker.db)).toEqual([]);
       // Published, the copied index answers a reader of its own the same.
       publishNext(inWorker.db, resource, () => {});
       const reader = new Database(inWorker.file, { readonly: true });
@@ -116,17 +123,46 @@ describe('search index filled in a worker thread', () => {
     });
   }
 
-  it('when the thread cannot write its file, the build fills the index itself', () => {
+  for (const [what, fileOf] of [['its index', scratchFileOf], ['its positions', positionsFileOf]] as const) {
+    it(`when the thread cannot write ${what}, the build does the thread's work itself`, () => {
+      const records = contactRecords();
+      const name = `fallback-${fileOf === scratchFileOf ? 'index' : 'positions'}`;
+      const reference = built(`${name}-reference`, 'contacts', records, Number.POSITIVE_INFINITY);
+      // A folder where the thread's file would go: the thread fails to open it.
+      const file = join(dir, `${name}.sqlite`);
+      mkdirSync(fileOf(file, 'contacts'));
+      const fallback = built(name, 'contacts', records, 0);
+      expect(fallback.builtIn).toBe('connection');
+      expect(snapshotOf(fallback.db, 'contacts')).toEqual(snapshotOf(reference.db, 'contacts'));
+      expect(readdirSync(dir).filter((n) => n.startsWith(`${name}.sqlite.contacts-`) && !n.endsWith(fileOf === scratchFileOf ? '-search' : '-positions'))).toEqual([]);
+      reference.db.close();
+      fallback.db.close();
+    });
+  }
+
+  it('a build that ends before the thread may fill the index leaves no thread file or attachment', () => {
     const records = contactRecords();
-    const reference = built('fallback-reference', 'contacts', records, Number.POSITIVE_INFINITY);
-    // A folder where the thread's file would go: the thread fails to open it.
-    const file = join(dir, 'fallback.sqlite');
-    mkdirSync(scratchFileOf(file, 'contacts'));
-    const fallback = built('fallback', 'contacts', records, 0);
-    expect(fallback.builtIn).toBe('connection');
-    expect(snapshotOf(fallback.db, 'contacts')).toEqual(snapshotOf(reference.db, 'contacts'));
-    expect(readdirSync(dir).filter((n) => n.startsWith('fallback.sqlite.contacts-search-'))).toEqual([]);
-    reference.db.close();
-    fallback.db.close();
+    const file = join(dir, 'cancelled.sqlite');
+    const db = openCache(file);
+    const writer = new StageWriter(db);
+    for (let page = 0; page * 500 < records.length; page++) writer.writePage('contacts', 1, page, records.length, records.slice(page * 500, page * 500 + 500));
+    const search = startSearchIndex(db, 'contacts', 0);
+    expect(search.threadPositions).toEqual(BUILD_SOURCES.contacts.threadPositions);
+    // The thread's positions are there before the build has committed the labels: a row for
+    // every staged row, each column a permutation.
+    const table = search.positions();
+    expect(table).toBe('search_positions.thread_positions');
+    for (const column of search.threadPositions) {
+      const values = db.prepare(`SELECT ${column} FROM ${table} ORDER BY 1`).pluck().all();
+      expect(values).toEqual(Array.from({ length: records.length }, (_, k) => k));
+    }
+    // The build ends here (as if it had failed), with the thread waiting for the labels.
+    search.dispose();
+    expect(attachedTo(db)).toEqual([]);
+    expect(existsSync(scratchFileOf(file, 'contacts'))).toBe(false);
+    expect(existsSync(positionsFileOf(file, 'contacts'))).toBe(false);
+    // The connection builds again as if nothing had happened.
+    expect(buildNext(db, 'contacts', 'g2', { workerMinRows: 0 })).toBe(records.length);
+    db.close();
   });
 });

@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { BUILD_SOURCES, computePositions } from './sortPositions.ts';
-import { removeScratch, scratchFileOf, startSearchIndex } from './searchIndexBuild.ts';
+import { positionsFileOf, removeScratch, scratchFileOf, startSearchIndex } from './searchIndexBuild.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
 import { buildViewRowsNext, reconcileViewsOnPublish } from './viewMirror.ts';
@@ -22,6 +22,12 @@ export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
     'orders', 'order_recipients', 'orders_fts', 'view_order_rows', 'view_orders_fts', 'order_changes', 'removed_orders', 'removed_order_recipients', 'removed_orders_fts',
     ...SUMMARY_TABLES,
   ],
+};
+
+/** The snapshot tables a build fills before its search index is finished, so indexed meanwhile. */
+const COMPLETE_BEFORE_INDEX: Record<Resource, readonly string[]> = {
+  contacts: ['contacts', 'labels', 'contact_labels'],
+  orders: ['orders', 'order_recipients'],
 };
 
 export { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS } from './positions.ts';
@@ -54,21 +60,34 @@ function createNextIndexes(db: Database.Database, table: string, gen: string): v
 
 /** Drops `_next` / `_old` leftovers of an interrupted build or publish. */
 export function dropLeftovers(db: Database.Database, resource: Resource): void {
-  if (!db.memory) removeScratch(scratchFileOf(db.name, resource));
+  if (!db.memory) {
+    removeScratch(scratchFileOf(db.name, resource));
+    removeScratch(positionsFileOf(db.name, resource));
+  }
   for (const t of SNAPSHOT_TABLES[resource]) {
     db.exec(`DROP TABLE IF EXISTS ${t}_next`);
     db.exec(`DROP TABLE IF EXISTS ${t}_old`);
   }
 }
 
+/** A table of sort positions (sortPositions.ts `writePositions`) and the position columns it holds. */
+interface PositionTable {
+  table: string;
+  names: readonly string[];
+}
+
 /**
- * Copies the staged rows into `target` in the default order with their sort positions
- * (`positions`: rn → staged rowid and positions) and rowid = rn, walking that narrow table in
- * rowid order so that no sort of the wide rows happens.
+ * Copies the staged rows into `target` in the default order with their sort positions and
+ * rowid = rn: walks the first table of `positions` in rowid order (so that no sort of the wide
+ * rows happens), its rows' staged rows by `srow`, and the other tables' rows by the same `rn`
+ * (lookups in rowid order, each next to the one before).
  */
-function copyInOrder(db: Database.Database, stage: string, target: string, cols: readonly string[], names: readonly string[], positions: string): void {
-  db.exec(`INSERT INTO ${target} (rowid, ${cols.join(', ')}, ${names.join(', ')})
-    SELECT p.rn, ${cols.map((c) => `s.${c}`).join(', ')}, ${names.map((n) => `p.${n}`).join(', ')} FROM ${positions} p JOIN ${stage} s ON s.rowid = p.srow ORDER BY p.rn`);
+function copyInOrder(db: Database.Database, stage: string, target: string, cols: readonly string[], positions: readonly PositionTable[]): void {
+  const names = positions.flatMap((p) => p.names);
+  const values = positions.flatMap((p, i) => p.names.map((n) => `p${i}.${n}`));
+  const joins = positions.slice(1).map((p, i) => `JOIN ${p.table} p${i + 1} ON p${i + 1}.rn = p0.rn`);
+  db.exec(`INSERT INTO ${target} (rowid, ${[...cols, ...names].join(', ')})
+    SELECT p0.rn, ${[...cols.map((c) => `s.${c}`), ...values].join(', ')} FROM ${positions[0]?.table} p0 JOIN ${stage} s ON s.rowid = p0.srow ${joins.join(' ')} ORDER BY p0.rn`);
 }
 
 export { contactFilterTokensSql, contactPhoneSearchSql } from './searchIndex.ts';
@@ -105,36 +124,44 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   const { onPhase, compare = false, workerMinRows, onSearchIndex } = options;
   dropLeftovers(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
-  // What the search index reads besides the rows (labels, recipients) is committed first: a large
-  // build fills the index in a worker thread meanwhile, from the staged rows in the default order
-  // (the mirror's rowids), while this connection computes the sort positions and copies the rows.
-  if (resource === 'contacts') {
-    db.exec(`INSERT INTO labels_next (id, title)
-      SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
-    db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
-      SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
-  } else {
-    const rcols = RECIPIENT_COLUMNS.join(', ');
-    db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
-      WHERE order_id IN (SELECT id FROM stage_orders)`);
-  }
   onPhase?.('indexing');
   const search = startSearchIndex(db, resource, workerMinRows);
   try {
+    // What the search index reads besides the rows (labels, recipients) is committed first: a
+    // large build's thread meanwhile computes its sort positions, then fills the index from the
+    // staged rows in the default order (the mirror's rowids) while this connection computes the
+    // other positions and copies the rows.
+    if (resource === 'contacts') {
+      db.exec(`INSERT INTO labels_next (id, title)
+        SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
+      db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
+        SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
+    } else {
+      const rcols = RECIPIENT_COLUMNS.join(', ');
+      db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
+        WHERE order_id IN (SELECT id FROM stage_orders)`);
+    }
+    search.inputsCommitted();
     const { stage, positions } = BUILD_SOURCES[resource];
     const [target, cols] = resource === 'contacts' ? ['contacts_next', CONTACT_STAGE_COLUMNS] : ['orders_next', ORDER_STAGE_COLUMNS];
+    const own = Object.keys(positions).filter((n) => !search.threadPositions.includes(n));
     try {
-      copyInOrder(db, stage, target, cols, Object.keys(positions), computePositions(db, resource));
+      const tables: PositionTable[] = [{ table: computePositions(db, resource, 'build_positions', own), names: own }];
+      if (search.threadPositions.length > 0) tables.push({ table: search.positions(), names: search.threadPositions });
+      copyInOrder(db, stage, target, cols, tables);
     } finally {
       db.exec('DROP TABLE IF EXISTS temp.build_positions');
     }
+    // The mirror and its labels or recipients are whole: their indexes are built while the
+    // thread may still be filling the search index.
+    for (const t of COMPLETE_BEFORE_INDEX[resource]) createNextIndexes(db, t, gen);
     search.finish();
     onSearchIndex?.(search.builtIn());
   } finally {
     search.dispose();
   }
   if (compare) buildChangesNext(db, resource);
-  for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts')) createNextIndexes(db, t, gen);
+  for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts') && !COMPLETE_BEFORE_INDEX[resource].includes(t)) createNextIndexes(db, t, gen);
   if (resource === 'orders') buildSummariesNext(db);
   // Saved views' members are found again in the new mirror (by their ids).
   buildViewRowsNext(db, resource);

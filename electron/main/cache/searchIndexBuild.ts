@@ -2,16 +2,20 @@
  * The search index of a build (publish.ts): `contacts_fts_next` or `orders_fts_next`, filled once
  * in the rows' default order. A large build fills it in a worker thread of its own
  * (searchIndexWorker.ts), in a file of the thread's own, on another core than the sync
- * connection, which meanwhile computes the sort positions and copies the rows; the connection
- * then copies the finished index's tables in. A small build, or one whose thread failed, fills it
- * in the connection from the new mirror, where a thread would cost more to start than it saves.
+ * connection. The thread starts with the build: it first computes a few of the build's sort
+ * positions into a second file of its own (sortPositions.ts `threadPositions`) while the
+ * connection writes the labels or recipients the index reads, then fills the index once those are
+ * committed; the connection meanwhile computes the other positions, copies the rows with both,
+ * and at the end copies the finished index's tables in. A small build, or one whose thread
+ * failed, does the thread's part in the connection, where a thread would cost more to start than
+ * it saves.
  */
 import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
-import { BUILD_SOURCES, writePositions } from './sortPositions.ts';
+import { BUILD_SOURCES, computePositions, writePositions } from './sortPositions.ts';
 
 /** Staged rows from which a build fills its search index in a worker thread (fewer: in the connection). */
 export const WORKER_MIN_ROWS = 50_000;
@@ -78,20 +82,37 @@ function fillFromMirror(db: Database.Database, resource: Resource): void {
   withoutAutomerge(db, `${fts}_next`, () => db.exec(fillSql(resource, `${fts}_next`, 'x.rowid', `${mirror} x`, 'main')));
 }
 
+/** The table of the thread's positions in its positions file. */
+const THREAD_POSITIONS_TABLE = 'thread_positions';
+
+/** What the worker thread tells the build, and waits for, while it works (searchIndexThread.ts). */
+export interface ScratchHooks {
+  /** Its positions are committed to the positions file. */
+  positionsWritten(): void;
+  /** Blocks until the build has committed the index's inputs; false if the build ended without them. */
+  inputsCommitted(): boolean;
+}
+
 /**
- * The worker thread's work: in `db` (the thread's own file, with the cache attached as `cache`),
- * creates `resource`'s search index with the cache's definition and fills it from the staged rows
- * in the default order, their rowids the mirror's to be (numbered by the same function as the
- * build's sort positions: sortPositions.ts `writePositions`).
+ * The worker thread's work, in `db` (the thread's own file, with the cache attached as `cache` and
+ * the positions file as `positions`): numbers the staged rows in the default order, their rowids
+ * in the mirror to be, with the positions of `resource`'s `threadPositions` (both by the same
+ * function as the build's other positions: sortPositions.ts `writePositions`); then, once the
+ * build has committed the labels or recipients, creates the search index with the cache's
+ * definition and fills it from the staged rows in that order.
+ * @throws when the build ended before committing the index's inputs, or on any SQLite error
  */
-export function fillInScratch(db: Database.Database, resource: Resource): void {
-  const { stage } = BUILD_SOURCES[resource];
+export function fillInScratch(db: Database.Database, resource: Resource, hooks: ScratchHooks): void {
+  const { stage, threadPositions } = BUILD_SOURCES[resource];
   const { fts } = SOURCES[resource];
   const definition = db.prepare("SELECT sql FROM cache.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(fts) as string | undefined;
   if (!definition) throw new Error(`cache schema has no table ${fts}`);
   db.exec(definition);
-  writePositions(db, resource, 'cache', 'temp', 'build_order', []);
-  withoutAutomerge(db, fts, () => db.exec(fillSql(resource, `main.${fts}`, 'o.rn', `temp.build_order o JOIN cache.${stage} x ON x.rowid = o.srow ORDER BY o.rn`, 'cache')));
+  writePositions(db, resource, 'cache', 'positions', THREAD_POSITIONS_TABLE, threadPositions);
+  hooks.positionsWritten();
+  if (!hooks.inputsCommitted()) throw new Error('the build ended before the search index could be filled');
+  const order = `positions.${THREAD_POSITIONS_TABLE} o JOIN cache.${stage} x ON x.rowid = o.srow ORDER BY o.rn`;
+  withoutAutomerge(db, fts, () => db.exec(fillSql(resource, `main.${fts}`, 'o.rn', order, 'cache')));
 }
 
 /** What the worker thread is given (searchIndexWorker.ts). */
@@ -100,18 +121,23 @@ export interface SearchIndexWorkerData {
   cacheFile: string;
   /** The worker's own file, where it builds the index. */
   scratchFile: string;
+  /** The worker's file for the positions it computes for the build, which the build reads. */
+  positionsFile: string;
   resource: Resource;
-  /**
-   * Two Int32 slots: [0] 0 while the worker runs, 1 once it has built the index, 2 if it
-   * failed; [1] 1 once the worker's code runs.
-   */
+  /** Int32 slots ({@link SLOT}) through which the worker and the blocked build tell each other how far they are. */
   state: SharedArrayBuffer;
 }
 
-/** The Int32 slots of {@link SearchIndexWorkerData.state}. */
-export const SLOT = { outcome: 0, started: 1 } as const;
+/**
+ * The Int32 slots of {@link SearchIndexWorkerData.state}: `outcome` ({@link OUTCOME}), `started`
+ * 1 once the worker's code runs, `positions` 1 once its positions are committed, `inputs`
+ * ({@link INPUTS}) set by the build.
+ */
+export const SLOT = { outcome: 0, started: 1, positions: 2, inputs: 3 } as const;
 /** The values of the outcome slot. */
 export const OUTCOME = { running: 0, done: 1, failed: 2 } as const;
+/** The values of the inputs slot: the labels or recipients not yet committed, committed, or never to be (the build ended). */
+export const INPUTS = { pending: 0, committed: 1, cancelled: 2 } as const;
 
 /** The worker thread's entry: `searchIndexWorker.ts` from the sources, `searchIndexWorker.js` in the build. */
 function workerUrl(): URL {
@@ -121,6 +147,11 @@ function workerUrl(): URL {
 /** Where a build's worker builds its index: beside the cache, so a full disk shows the same. */
 export function scratchFileOf(cacheFile: string, resource: Resource): string {
   return `${cacheFile}.${resource}-search`;
+}
+
+/** Where a build's worker writes the positions it computes for the build: beside its index's file. */
+export function positionsFileOf(cacheFile: string, resource: Resource): string {
+  return `${cacheFile}.${resource}-positions`;
 }
 
 /** Deletes a worker's file and its companions, if any (anything else at those paths stays). */
@@ -134,8 +165,18 @@ export function removeScratch(scratchFile: string): void {
   }
 }
 
-/** The search index of a build, being filled or to be filled. */
+/** The search index of a build, being filled or to be filled, and the positions its thread computes. */
 export interface SearchIndexBuild {
+  /** The position columns the thread computes ({@link positions} gives them); none without a thread. */
+  readonly threadPositions: readonly string[];
+  /** Tells the thread that the labels (contacts) or recipients (orders) of the build are committed. */
+  inputsCommitted(): void;
+  /**
+   * The qualified name of a table `(rn INTEGER PRIMARY KEY, srow, <threadPositions>)`: the thread's,
+   * once it has written it (blocking until then), or, if the thread failed first, computed in the
+   * connection. Valid until {@link dispose}.
+   */
+  positions(): string;
   /**
    * Makes `<fts>_next` hold the index of the new mirror: waits for the worker (blocking the thread:
    * the build is synchronous) and copies its index in, or fills it in the connection from
@@ -144,59 +185,92 @@ export interface SearchIndexBuild {
   finish(): void;
   /** Where the index was filled (known once {@link finish} has returned). */
   builtIn(): 'worker' | 'connection';
-  /** Stops the worker if it still runs, detaches and deletes its file. */
+  /** Stops the worker if it still runs, detaches and deletes its files. */
   dispose(): void;
 }
 
 /**
  * Starts filling `resource`'s search index for the build: in a worker thread when there are at
  * least `workerMinRows` staged rows and the cache is a file, else (at {@link SearchIndexBuild.finish})
- * in the connection.
- * @param db the sync connection, outside a transaction, with the build's `_next` label tables
- *   (contacts) or recipients (orders) committed: the worker reads them
+ * in the connection. The thread computes its positions at once, and waits for
+ * {@link SearchIndexBuild.inputsCommitted} before it reads the labels or recipients.
+ * @param db the sync connection, outside a transaction, with the build's `_next` tables created
  */
 export function startSearchIndex(db: Database.Database, resource: Resource, workerMinRows = WORKER_MIN_ROWS): SearchIndexBuild {
-  const { stage } = BUILD_SOURCES[resource];
+  const { stage, threadPositions } = BUILD_SOURCES[resource];
   const { fts } = SOURCES[resource];
   const rows = (db.prepare(`SELECT count(*) AS n FROM main.${stage}`).get() as { n: number }).n;
-  const inConnection: SearchIndexBuild = { finish: () => fillFromMirror(db, resource), builtIn: () => 'connection', dispose: () => {} };
+  const inConnection: SearchIndexBuild = {
+    threadPositions: [],
+    inputsCommitted: () => {},
+    positions: () => {
+      throw new Error('a build without a search index thread computes every position itself');
+    },
+    finish: () => fillFromMirror(db, resource),
+    builtIn: () => 'connection',
+    dispose: () => {},
+  };
   if (rows < workerMinRows || db.memory || db.inTransaction) return inConnection;
   const scratchFile = scratchFileOf(db.name, resource);
+  const positionsFile = positionsFileOf(db.name, resource);
   removeScratch(scratchFile);
-  const state = new SharedArrayBuffer(8);
+  removeScratch(positionsFile);
+  const state = new SharedArrayBuffer(4 * Object.keys(SLOT).length);
   const flags = new Int32Array(state);
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl(), { workerData: { cacheFile: db.name, scratchFile, resource, state } satisfies SearchIndexWorkerData });
+    worker = new Worker(workerUrl(), { workerData: { cacheFile: db.name, scratchFile, positionsFile, resource, state } satisfies SearchIndexWorkerData });
   } catch {
     return inConnection;
   }
   // A failure is said through `state`; the thread's own error event could not reach a blocked build.
   worker.on('error', () => {});
-  let attached = false;
+  const since = performance.now();
+  let givenUp = false;
+  /**
+   * Blocks until `ready()` holds or the worker has ended; gives the worker up (and stops it) if
+   * its code has not started after a while (its script missing). The build cannot yield to the
+   * event loop, so the worker says how far it is through shared memory.
+   * @returns whether `ready()` holds
+   */
+  const waitFor = (slot: number, ready: () => boolean): boolean => {
+    while (!givenUp && !ready() && Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
+      Atomics.wait(flags, slot, Atomics.load(flags, slot), 500);
+      if (Atomics.load(flags, SLOT.started) === 0 && performance.now() - since > WORKER_START_TIMEOUT_MS) {
+        givenUp = true;
+        void worker.terminate();
+      }
+    }
+    return ready();
+  };
+  const attached: string[] = [];
+  const attach = (file: string, alias: string): void => {
+    db.prepare(`ATTACH DATABASE ? AS ${alias}`).run(file);
+    attached.push(alias);
+  };
   let fellBack = false;
   return {
-    finish() {
-      // The worker says when it is done through shared memory: the build cannot yield to the
-      // event loop. A worker that has not started after a while (its script missing) is given up.
-      const since = performance.now();
-      while (Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
-        Atomics.wait(flags, SLOT.outcome, OUTCOME.running, 500);
-        if (Atomics.load(flags, SLOT.started) === 0 && performance.now() - since > WORKER_START_TIMEOUT_MS) break;
+    threadPositions,
+    inputsCommitted() {
+      Atomics.store(flags, SLOT.inputs, INPUTS.committed);
+      Atomics.notify(flags, SLOT.inputs);
+    },
+    positions() {
+      if (waitFor(SLOT.positions, () => Atomics.load(flags, SLOT.positions) === 1)) {
+        attach(positionsFile, 'search_positions');
+        return `search_positions.${THREAD_POSITIONS_TABLE}`;
       }
-      const outcome = Atomics.load(flags, SLOT.outcome);
-      const done = outcome === OUTCOME.done;
-      // A thread that has said how it ended has closed its connection and ends by itself; one
-      // that has not (it never started) is stopped.
-      if (outcome === OUTCOME.running) void worker.terminate();
+      return computePositions(db, resource, 'build_thread_positions', threadPositions);
+    },
+    finish() {
+      const done = waitFor(SLOT.outcome, () => Atomics.load(flags, SLOT.outcome) === OUTCOME.done);
       if (!done) {
         removeScratch(scratchFile);
         fellBack = true;
         fillFromMirror(db, resource);
         return;
       }
-      db.prepare('ATTACH DATABASE ? AS search_scratch').run(scratchFile);
-      attached = true;
+      attach(scratchFile, 'search_scratch');
       // The fresh `_next` index holds only FTS5's empty start; the worker's tables replace it.
       // Defensive mode (better-sqlite3's default) keeps FTS5's tables to FTS5: off for the copy.
       db.unsafeMode(true);
@@ -213,10 +287,17 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
     },
     builtIn: () => (fellBack ? 'connection' : 'worker'),
     dispose() {
-      if (Atomics.load(flags, SLOT.outcome) === OUTCOME.running) void worker.terminate();
-      if (attached) db.exec('DETACH DATABASE search_scratch');
-      attached = false;
+      // A thread that has said how it ended has closed its connection and ends by itself; one
+      // that still runs is told the build has ended (it may be waiting for the inputs) and stopped.
+      if (Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
+        Atomics.store(flags, SLOT.inputs, INPUTS.cancelled);
+        Atomics.notify(flags, SLOT.inputs);
+        void worker.terminate();
+      }
+      for (const alias of attached.splice(0)) db.exec(`DETACH DATABASE ${alias}`);
+      db.exec('DROP TABLE IF EXISTS temp.build_thread_positions');
       removeScratch(scratchFile);
+      removeScratch(positionsFile);
     },
   };
 }

@@ -1,14 +1,20 @@
 /**
- * The worker thread's side of searchIndexBuild.ts: builds a build's search index into a file of
- * its own with the cache attached, on a connection of its own (another core than the sync
- * connection's).
+ * The worker thread's side of searchIndexBuild.ts: computes some of a build's sort positions into
+ * a file of its own and builds its search index into another, with the cache attached, on a
+ * connection of its own (another core than the sync connection's).
  */
 import Database from 'better-sqlite3';
-import { OUTCOME, SLOT, fillInScratch, type SearchIndexWorkerData } from './searchIndexBuild.ts';
+import { registerLocaleKey } from './collation.ts';
+import { INPUTS, OUTCOME, SLOT, fillInScratch, type SearchIndexWorkerData } from './searchIndexBuild.ts';
+
+/** How long the thread sleeps between looks at the inputs slot while it waits for the build (ms). */
+const INPUTS_POLL_MS = 200;
 
 /**
- * Builds the search index of `data.resource` into `data.scratchFile` and sets the outcome slot of
- * `data.state` (done or failed), waking the waiting build. Never throws.
+ * Computes the positions of `data.resource`'s `threadPositions` into `data.positionsFile` (setting
+ * the positions slot), then builds its search index into `data.scratchFile` once the build has
+ * committed its inputs, and sets the outcome slot of `data.state` (done or failed), waking the
+ * waiting build. Never throws.
  */
 export function buildSearchIndexInWorker(data: SearchIndexWorkerData): void {
   const flags = new Int32Array(data.state);
@@ -22,8 +28,21 @@ export function buildSearchIndexInWorker(data: SearchIndexWorkerData): void {
     db.pragma('synchronous = OFF');
     db.pragma('temp_store = FILE');
     db.pragma('busy_timeout = 5000');
+    registerLocaleKey(db);
     db.prepare('ATTACH DATABASE ? AS cache').run(data.cacheFile);
-    fillInScratch(db, data.resource);
+    db.prepare('ATTACH DATABASE ? AS positions').run(data.positionsFile);
+    db.pragma('positions.journal_mode = OFF');
+    db.pragma('positions.synchronous = OFF');
+    fillInScratch(db, data.resource, {
+      positionsWritten() {
+        Atomics.store(flags, SLOT.positions, 1);
+        Atomics.notify(flags, SLOT.positions);
+      },
+      inputsCommitted() {
+        while (Atomics.load(flags, SLOT.inputs) === INPUTS.pending) Atomics.wait(flags, SLOT.inputs, INPUTS.pending, INPUTS_POLL_MS);
+        return Atomics.load(flags, SLOT.inputs) === INPUTS.committed;
+      },
+    });
     outcome = OUTCOME.done;
   } catch (error) {
     console.error('search index: building it in a worker failed; the build fills it itself', error);
@@ -34,6 +53,8 @@ export function buildSearchIndexInWorker(data: SearchIndexWorkerData): void {
       // The file is deleted by the build either way.
     }
     Atomics.store(flags, SLOT.outcome, outcome);
+    // The build may be waiting on either slot.
     Atomics.notify(flags, SLOT.outcome);
+    Atomics.notify(flags, SLOT.positions);
   }
 }

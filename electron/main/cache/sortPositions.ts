@@ -1,21 +1,38 @@
 /**
  * The sort positions of a build (publish.ts): for every staged row its default-order position
- * (`rn`, the new mirror's rowid) and one position per sortable column (positions.ts), written to a
- * narrow table `build_positions (rn INTEGER PRIMARY KEY, srow, pos_…)` that the build then joins to
- * the staged rows. They are computed in the sync connection; a large build meanwhile fills its
- * search index in a worker thread (searchIndexBuild.ts): the two are the largest parts of a build
- * and need nothing of each other but the default order's numbering, which both write with
- * {@link writePositions} so that the index's rowids are the rows'.
+ * (`rn`, the new mirror's rowid) and one position per sortable column (positions.ts), written to
+ * narrow tables `(rn INTEGER PRIMARY KEY, srow, pos_…)` that the build then joins to the staged
+ * rows. They are computed in the sync connection; a large build meanwhile fills its search index
+ * in a worker thread (searchIndexBuild.ts), which first computes the positions of a few columns
+ * for the build (`threadPositions`). Both number the default order with {@link writePositions},
+ * so that the index's rowids and the thread's positions belong to the rows they are joined to.
  */
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { dropLocaleRanks, withLocaleRanks } from './collation.ts';
 import { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, DISTINCT_TEXT_COLUMNS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS, TIE } from './positions.ts';
 
+/** What a build of each resource sorts: see {@link BUILD_SOURCES}. */
+export interface BuildSource {
+  /** The staging table. */
+  stage: string;
+  /** Position column → its ordering expression (positions.ts). */
+  positions: Record<string, string>;
+  /** The default order, which numbers the rows (their rowids in the new mirror). */
+  defaultOrder: string;
+  /**
+   * Position columns that a build with a search index thread has the thread compute, before it
+   * fills the index: the sync connection would otherwise sort every column while the thread's
+   * core waits for its inputs. They sort without rank tables (collation.ts), so the thread's
+   * sorts need nothing of the connection's.
+   */
+  threadPositions: readonly string[];
+}
+
 /** The staging table of each resource, its positions, and the default order that numbers its rows. */
-export const BUILD_SOURCES: Record<Resource, { stage: string; positions: Record<string, string>; defaultOrder: string }> = {
-  contacts: { stage: 'stage_contacts', positions: CONTACT_POSITIONS, defaultOrder: CONTACT_DEFAULT_ORDER },
-  orders: { stage: 'stage_orders', positions: ORDER_POSITIONS, defaultOrder: ORDER_DEFAULT_ORDER },
+export const BUILD_SOURCES: Record<Resource, BuildSource> = {
+  contacts: { stage: 'stage_contacts', positions: CONTACT_POSITIONS, defaultOrder: CONTACT_DEFAULT_ORDER, threadPositions: ['pos_email', 'pos_phone', 'pos_zip'] },
+  orders: { stage: 'stage_orders', positions: ORDER_POSITIONS, defaultOrder: ORDER_DEFAULT_ORDER, threadPositions: ['pos_id', 'pos_recipients', 'pos_delivered'] },
 };
 
 /**
@@ -49,12 +66,12 @@ export function writePositions(db: Database.Database, resource: Resource, source
 }
 
 /**
- * Computes every sort position of `resource`'s staged rows in the sync connection, into
- * `temp.build_positions`, and returns that table's name. On the sync connection's bulk settings
+ * Computes sort positions `names` of `resource`'s staged rows in the sync connection, into
+ * `temp.<table>`, and returns the table's qualified name. On the sync connection's bulk settings
  * (db.ts `useBulkWriteSettings`) the window sorts spill to temporary files and have a helper
  * thread (`PRAGMA threads`).
  */
-export function computePositions(db: Database.Database, resource: Resource): string {
-  writePositions(db, resource, 'main', 'temp', 'build_positions', Object.keys(BUILD_SOURCES[resource].positions));
-  return 'temp.build_positions';
+export function computePositions(db: Database.Database, resource: Resource, table: string, names: readonly string[]): string {
+  writePositions(db, resource, 'main', 'temp', table, names);
+  return `temp.${table}`;
 }
