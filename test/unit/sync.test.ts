@@ -17,7 +17,7 @@ import { LetterdeskError } from '../../shared/errors.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { acquireSyncLock } from '../../electron/main/sync/lock.ts';
 import { syncLockPath } from '../../electron/main/paths.ts';
-import { nodeSyncProcessLauncher, type SyncProcessExit, type SyncProcessStats } from '../../electron/main/sync/process.ts';
+import { SYNC_PROCESS_FLAGS, nodeSyncProcessLauncher, type SyncProcessExit, type SyncProcessStats } from '../../electron/main/sync/process.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 
 let dir: string;
@@ -147,6 +147,20 @@ describe('sync process launcher', () => {
     const exit = await new Promise<SyncProcessExit>((resolve) => child.onExit(resolve));
     expect(exit.code).toBe(3);
     expect(exit.stderrTail).toBe('café\n');
+  });
+
+  it("starts the process with gc() exposed and glibc's arenas capped, the parent's environment kept", async () => {
+    const script = join(dir, 'report-env.mjs');
+    writeFileSync(script, 'process.stderr.write(`${process.env.MALLOC_ARENA_MAX} ${typeof globalThis.gc} ${process.env.LD_TEST_PARENT}`);\n');
+    process.env.LD_TEST_PARENT = 'kept';
+    try {
+      const child = nodeSyncProcessLauncher(pathToFileURL(script), [...SYNC_PROCESS_FLAGS]);
+      const exit = await new Promise<SyncProcessExit>((resolve) => child.onExit(resolve));
+      expect(exit.code).toBe(0);
+      expect(exit.stderrTail).toBe('2 function kept');
+    } finally {
+      delete process.env.LD_TEST_PARENT;
+    }
   });
 
   it('runs the sync at a lower priority than the app: every thread of the sync process, not just its first', async () => {

@@ -10,7 +10,7 @@
  */
 import { utilityProcess } from 'electron';
 import { fileURLToPath } from 'node:url';
-import { exitRelay, type SyncProcess, type SyncProcessLauncher } from '../sync/process.ts';
+import { SYNC_PROCESS_ENV, exitRelay, type SyncProcess, type SyncProcessLauncher } from '../sync/process.ts';
 
 /** Starts the sync entry in a utility process named "Letterdesk sync" (Task Manager, app metrics). */
 export const utilitySyncProcessLauncher: SyncProcessLauncher = (script, execArgv): SyncProcess => {
@@ -19,6 +19,7 @@ export const utilitySyncProcessLauncher: SyncProcessLauncher = (script, execArgv
     // `--js-flags`; the plain Node form is kept beside it. The sync process reports the heap
     // limit it got (controller.ts logs it), which shows whether the limit applied.
     execArgv: execArgv.length > 0 ? [...execArgv, `--js-flags=${execArgv.join(' ')}`] : [],
+    env: { ...process.env, ...SYNC_PROCESS_ENV },
     serviceName: 'Letterdesk sync',
     stdio: ['ignore', 'inherit', 'pipe'],
   });

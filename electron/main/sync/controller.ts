@@ -13,7 +13,7 @@ import { DEFAULT_CONCURRENCY } from './decisions.ts';
 import { acquireSyncLock } from './lock.ts';
 import { DEFAULT_QUERY_ENCODING, type QueryEncoding } from '../../../shared/serviceQuery.ts';
 import {
-  heapLimitArgs, nodeSyncProcessLauncher,
+  SYNC_PROCESS_FLAGS, heapLimitArgs, nodeSyncProcessLauncher,
   type SyncControlMessage, type SyncHeapLimit, type SyncProcessLauncher, type SyncProcessMessage, type SyncProcessStats, type SyncStartData,
 } from './process.ts';
 
@@ -185,7 +185,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     encoding: options.encoding ?? DEFAULT_QUERY_ENCODING,
   };
   const launch = options.launcher ?? nodeSyncProcessLauncher;
-  const child = launch(options.processUrl ?? defaultSyncProcessUrl(), heapLimitArgs(heapLimit));
+  const child = launch(options.processUrl ?? defaultSyncProcessUrl(), [...SYNC_PROCESS_FLAGS, ...heapLimitArgs(heapLimit)]);
   if (child.pid !== undefined) options.onProcessStart?.(child.pid);
   return new Promise<void>((resolve, reject) => {
     let settled = false;
