@@ -100,9 +100,20 @@ const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
  * Helper threads SQLite may use for one statement's large sorts (`PRAGMA threads`): one per core
  * besides the calling thread, at most 4. The sync's build sorts every row once per sort column (the
  * sort positions) and once per index; nothing else needs those cores meanwhile (no pages are being
- * fetched). The sort positions of 1,000,000 contacts: 19.1 s → 10.6 s with one helper on two cores.
+ * fetched), except a large build's search index thread, which takes one core
+ * ({@link sorterThreadsBeside}).
  */
-export const SORTER_THREADS = Math.max(0, Math.min(4, availableParallelism() - 1));
+export const SORTER_THREADS = sorterThreadsBeside(0);
+
+/**
+ * The sorter helper threads for a connection while `busy` other threads of the process keep a
+ * core each busy: one per remaining core besides the calling thread, at most 4, none on a machine
+ * with no core to spare. Helpers on a core that is already busy only add the cost of splitting
+ * and merging the sorts, and the memory of their own sorters.
+ */
+export function sorterThreadsBeside(busy: number): number {
+  return Math.max(0, Math.min(4, availableParallelism() - 1 - busy));
+}
 
 /**
  * Settings of a connection that writes a whole resource (the sync's staging writes and build,

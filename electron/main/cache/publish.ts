@@ -8,6 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
+import { sorterThreadsBeside } from './db.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { BUILD_SOURCES, computePositions } from './sortPositions.ts';
 import { positionsFileOf, removeScratch, scratchFileOf, startSearchIndex } from './searchIndexBuild.ts';
@@ -126,6 +127,9 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
   onPhase?.('indexing');
   const search = startSearchIndex(db, resource, workerMinRows);
+  // A search index thread keeps a core busy: the connection's sorts get helpers only on the others.
+  const sorterThreads = db.pragma('threads', { simple: true }) as number;
+  if (search.threadPositions.length > 0) db.pragma(`threads = ${Math.min(sorterThreads, sorterThreadsBeside(1))}`);
   try {
     // What the search index reads besides the rows (labels, recipients) is committed first: a
     // large build's thread meanwhile computes its sort positions, then fills the index from the
@@ -159,6 +163,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
     onSearchIndex?.(search.builtIn());
   } finally {
     search.dispose();
+    db.pragma(`threads = ${sorterThreads}`);
   }
   if (compare) buildChangesNext(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts') && !COMPLETE_BEFORE_INDEX[resource].includes(t)) createNextIndexes(db, t, gen);
