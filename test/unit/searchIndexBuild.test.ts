@@ -16,7 +16,7 @@ import { openCache } from '../../electron/main/cache/db.ts';
 import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
 import { CONTACT_POSITIONS, ORDER_POSITIONS } from '../../electron/main/cache/positions.ts';
 import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
-import { positionsFileOf, scratchFileOf, startSearchIndex } from '../../electron/main/cache/searchIndexBuild.ts';
+import { buildFileOf, scratchFileOf, startSearchIndex } from '../../electron/main/cache/searchIndexBuild.ts';
 import { BUILD_SOURCES } from '../../electron/main/cache/sortPositions.ts';
 import { generateContact, generateOrder } from '../../electron/main/sampleApi/generate.ts';
 
@@ -56,17 +56,18 @@ function queriesOf(resource: Resource): string[] {
   return resource === 'contacts' ? ['łukasz', 'łódź', 'zola', 'emile', 'a*', 'ma*', String((generateContact(7, 123, CONTACTS) as { lastName: string }).lastName).toLowerCase()] : ['a*', 'ca*', '1*', 'letter'];
 }
 
-/** The rows with their positions, every query's matches, and the search index's own tables. */
-function snapshotOf(db: Database.Database, resource: Resource, suffix = '_next'): { rows: unknown[]; matches: Record<string, number[]>; index: Record<string, unknown[]> } {
+/** The rows with their positions, the labels or recipients, every query's matches, and the search index's own tables. */
+function snapshotOf(db: Database.Database, resource: Resource, suffix = '_next'): { rows: unknown[]; inputs: unknown[][]; matches: Record<string, number[]>; index: Record<string, unknown[]> } {
   const table = `${resource}${suffix}`;
   const positions = Object.keys(resource === 'contacts' ? CONTACT_POSITIONS : ORDER_POSITIONS);
   const rows = db.prepare(`SELECT rowid, id, ${positions.join(', ')} FROM ${table} ORDER BY rowid`).raw().all();
+  const inputs = (resource === 'contacts' ? ['labels', 'contact_labels'] : ['order_recipients']).map((t) => db.prepare(`SELECT * FROM ${t}${suffix} ORDER BY 1, 2`).raw().all());
   const fts = `${resource}_fts${suffix}`;
   const index: Record<string, unknown[]> = {};
   for (const shadow of ['data', 'idx', 'docsize', 'config']) index[shadow] = db.prepare(`SELECT * FROM ${fts}_${shadow} ORDER BY 1, 2`).raw().all();
   const matches: Record<string, number[]> = {};
   for (const q of queriesOf(resource)) matches[q] = db.prepare(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid`).pluck().all(q) as number[];
-  return { rows, matches, index };
+  return { rows, inputs, matches, index };
 }
 
 /** The databases attached to a connection besides its own. */
@@ -94,6 +95,8 @@ describe('search index filled in a worker thread', () => {
       const b = snapshotOf(inWorker.db, resource);
       expect(b.rows).toHaveLength(records.length);
       expect(b.rows).toEqual(a.rows);
+      expect(b.inputs).toEqual(a.inputs);
+      for (const table of b.inputs) expect(table.length).toBeGreaterThan(0);
       expect(b.index).toEqual(a.index);
       expect(b.matches).toEqual(a.matches);
       // The index is whole (FTS5's own check), and its rowids are the rows': a match is the row
@@ -111,7 +114,7 @@ describe('search index filled in a worker thread', () => {
         expect(values).toEqual(Array.from({ length: records.length }, (_, k) => k));
       }
       expect(existsSync(scratchFileOf(inWorker.file, resource))).toBe(false);
-      expect(existsSync(positionsFileOf(inWorker.file, resource))).toBe(false);
+      expect(existsSync(buildFileOf(inWorker.file, resource))).toBe(false);
       expect(attachedTo(inWorker.db)).toEqual([]);
       // Published, the copied index answers a reader of its own the same.
       publishNext(inWorker.db, resource, () => {});
@@ -123,10 +126,10 @@ describe('search index filled in a worker thread', () => {
     });
   }
 
-  for (const [what, fileOf] of [['its index', scratchFileOf], ['its positions', positionsFileOf]] as const) {
+  for (const [what, fileOf] of [['its index', scratchFileOf], ['its labels and positions', buildFileOf]] as const) {
     it(`when the thread cannot write ${what}, the build does the thread's work itself`, () => {
       const records = contactRecords();
-      const name = `fallback-${fileOf === scratchFileOf ? 'index' : 'positions'}`;
+      const name = `fallback-${fileOf === scratchFileOf ? 'index' : 'build'}`;
       const reference = built(`${name}-reference`, 'contacts', records, Number.POSITIVE_INFINITY);
       // A folder where the thread's file would go: the thread fails to open it.
       const file = join(dir, `${name}.sqlite`);
@@ -134,13 +137,13 @@ describe('search index filled in a worker thread', () => {
       const fallback = built(name, 'contacts', records, 0);
       expect(fallback.builtIn).toBe('connection');
       expect(snapshotOf(fallback.db, 'contacts')).toEqual(snapshotOf(reference.db, 'contacts'));
-      expect(readdirSync(dir).filter((n) => n.startsWith(`${name}.sqlite.contacts-`) && !n.endsWith(fileOf === scratchFileOf ? '-search' : '-positions'))).toEqual([]);
+      expect(readdirSync(dir).filter((n) => n.startsWith(`${name}.sqlite.contacts-`) && !n.endsWith(fileOf === scratchFileOf ? '-search' : '-build'))).toEqual([]);
       reference.db.close();
       fallback.db.close();
     });
   }
 
-  it('a build that ends before the thread may fill the index leaves no thread file or attachment', () => {
+  it('a build that ends while its thread fills the index leaves no thread file or attachment', () => {
     const records = contactRecords();
     const file = join(dir, 'cancelled.sqlite');
     const db = openCache(file);
@@ -148,19 +151,26 @@ describe('search index filled in a worker thread', () => {
     for (let page = 0; page * 500 < records.length; page++) writer.writePage('contacts', 1, page, records.length, records.slice(page * 500, page * 500 + 500));
     const search = startSearchIndex(db, 'contacts', 0);
     expect(search.threadPositions).toEqual(BUILD_SOURCES.contacts.threadPositions);
-    // The thread's positions are there before the build has committed the labels: a row for
-    // every staged row, each column a permutation.
-    const table = search.positions();
-    expect(table).toBe('search_positions.thread_positions');
+    // The thread's build file: a row for every staged row, each position column a permutation,
+    // and the labels the connection would have written.
+    const thread = search.threadFile();
+    expect(thread).toBe('search_build');
     for (const column of search.threadPositions) {
-      const values = db.prepare(`SELECT ${column} FROM ${table} ORDER BY 1`).pluck().all();
+      const values = db.prepare(`SELECT ${column} FROM ${thread}.thread_positions ORDER BY 1`).pluck().all();
       expect(values).toEqual(Array.from({ length: records.length }, (_, k) => k));
     }
-    // The build ends here (as if it had failed), with the thread waiting for the labels.
+    const reference = built('cancelled-reference', 'contacts', records, Number.POSITIVE_INFINITY);
+    for (const table of ['labels', 'contact_labels']) {
+      const rows = db.prepare(`SELECT * FROM ${thread}.${table} ORDER BY 1, 2`).raw().all();
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows).toEqual(reference.db.prepare(`SELECT * FROM ${table}_next ORDER BY 1, 2`).raw().all());
+    }
+    reference.db.close();
+    // The build ends here (as if it had failed), while the thread may still fill the index.
     search.dispose();
     expect(attachedTo(db)).toEqual([]);
     expect(existsSync(scratchFileOf(file, 'contacts'))).toBe(false);
-    expect(existsSync(positionsFileOf(file, 'contacts'))).toBe(false);
+    expect(existsSync(buildFileOf(file, 'contacts'))).toBe(false);
     // The connection builds again as if nothing had happened, and gets its sorter helpers back
     // (the build runs its sorts without them while its thread keeps a core busy).
     db.pragma('threads = 3');

@@ -11,7 +11,7 @@ import type { Resource } from '../../../shared/serviceRecords.ts';
 import { sorterThreadsBeside } from './db.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { BUILD_SOURCES, computePositions } from './sortPositions.ts';
-import { positionsFileOf, removeScratch, scratchFileOf, startSearchIndex } from './searchIndexBuild.ts';
+import { THREAD_POSITIONS_TABLE, buildFileOf, removeScratch, scratchFileOf, startSearchIndex, writeLabels } from './searchIndexBuild.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
 import { buildViewRowsNext, reconcileViewsOnPublish } from './viewMirror.ts';
@@ -63,7 +63,7 @@ function createNextIndexes(db: Database.Database, table: string, gen: string): v
 export function dropLeftovers(db: Database.Database, resource: Resource): void {
   if (!db.memory) {
     removeScratch(scratchFileOf(db.name, resource));
-    removeScratch(positionsFileOf(db.name, resource));
+    removeScratch(buildFileOf(db.name, resource));
   }
   for (const t of SNAPSHOT_TABLES[resource]) {
     db.exec(`DROP TABLE IF EXISTS ${t}_next`);
@@ -92,6 +92,21 @@ function copyInOrder(db: Database.Database, stage: string, target: string, cols:
 }
 
 export { contactFilterTokensSql, contactPhoneSearchSql } from './searchIndex.ts';
+
+/**
+ * Fills what the search index reads besides the rows: the contacts' labels (from the thread's
+ * build file `thread` when it wrote them, else from staging) or the orders' recipients.
+ */
+function writeInputs(db: Database.Database, resource: Resource, thread: string | null): void {
+  if (resource === 'orders') {
+    const rcols = RECIPIENT_COLUMNS.join(', ');
+    db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
+      WHERE order_id IN (SELECT id FROM stage_orders)`);
+  } else if (thread) {
+    db.exec(`INSERT INTO labels_next SELECT * FROM ${thread}.labels`);
+    db.exec(`INSERT INTO contact_labels_next SELECT * FROM ${thread}.contact_labels`);
+  } else writeLabels(db, 'main.stage_contacts', 'main.labels_next', 'main.contact_labels_next');
+}
 
 /** Options of {@link buildNext}. */
 export interface BuildOptions {
@@ -131,30 +146,22 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   const sorterThreads = db.pragma('threads', { simple: true }) as number;
   if (search.threadPositions.length > 0) db.pragma(`threads = ${Math.min(sorterThreads, sorterThreadsBeside(1))}`);
   try {
-    // What the search index reads besides the rows (labels, recipients) is committed first: a
-    // large build's thread meanwhile computes its sort positions, then fills the index from the
-    // staged rows in the default order (the mirror's rowids) while this connection computes the
-    // other positions and copies the rows.
-    if (resource === 'contacts') {
-      db.exec(`INSERT INTO labels_next (id, title)
-        SELECT j.value ->> 'id', max(j.value ->> 'title') FROM stage_contacts s, json_each(s.label_list) j GROUP BY 1`);
-      db.exec(`INSERT OR IGNORE INTO contact_labels_next (contact_id, label_id, position)
-        SELECT s.id, j.value ->> 'id', j.key FROM stage_contacts s, json_each(s.label_list) j`);
-    } else {
-      const rcols = RECIPIENT_COLUMNS.join(', ');
-      db.exec(`INSERT INTO order_recipients_next (${rcols}) SELECT ${rcols} FROM stage_order_recipients
-        WHERE order_id IN (SELECT id FROM stage_orders)`);
-    }
-    search.inputsCommitted();
+    // A large build's thread writes the contacts' labels and some sort positions meanwhile, then
+    // fills the search index (searchIndexBuild.ts); this connection computes the other positions,
+    // copies the rows with both, takes the labels or recipients, and indexes the new mirror.
     const { stage, positions } = BUILD_SOURCES[resource];
     const [target, cols] = resource === 'contacts' ? ['contacts_next', CONTACT_STAGE_COLUMNS] : ['orders_next', ORDER_STAGE_COLUMNS];
-    const own = Object.keys(positions).filter((n) => !search.threadPositions.includes(n));
+    const inThread = search.threadPositions;
+    const own = Object.keys(positions).filter((n) => !inThread.includes(n));
     try {
       const tables: PositionTable[] = [{ table: computePositions(db, resource, 'build_positions', own), names: own }];
-      if (search.threadPositions.length > 0) tables.push({ table: search.positions(), names: search.threadPositions });
+      const thread = inThread.length > 0 ? search.threadFile() : null;
+      if (inThread.length > 0) tables.push({ table: thread ? `${thread}.${THREAD_POSITIONS_TABLE}` : computePositions(db, resource, 'build_thread_positions', inThread), names: inThread });
       copyInOrder(db, stage, target, cols, tables);
+      writeInputs(db, resource, thread);
     } finally {
       db.exec('DROP TABLE IF EXISTS temp.build_positions');
+      db.exec('DROP TABLE IF EXISTS temp.build_thread_positions');
     }
     // The mirror and its labels or recipients are whole: their indexes are built while the
     // thread may still be filling the search index.

@@ -1,21 +1,21 @@
 /**
  * The search index of a build (publish.ts): `contacts_fts_next` or `orders_fts_next`, filled once
  * in the rows' default order. A large build fills it in a worker thread of its own
- * (searchIndexWorker.ts), in a file of the thread's own, on another core than the sync
- * connection. The thread starts with the build: it first computes a few of the build's sort
- * positions into a second file of its own (sortPositions.ts `threadPositions`) while the
- * connection writes the labels or recipients the index reads, then fills the index once those are
- * committed; the connection meanwhile computes the other positions, copies the rows with both,
- * and at the end copies the finished index's tables in. A small build, or one whose thread
- * failed, does the thread's part in the connection, where a thread would cost more to start than
- * it saves.
+ * (searchIndexWorker.ts), on another core than the sync connection. The thread starts with the
+ * build and works from the committed staging alone: into a file of its own (the build file) it
+ * writes the contacts' labels and the sort positions of a few columns (sortPositions.ts
+ * `threadPositions`), which the connection reads from there instead of computing them; then it
+ * fills the index into a second file. The connection meanwhile computes the other positions,
+ * copies the rows with both and indexes the new mirror, and at the end copies the finished
+ * index's tables in. A small build, or one whose thread failed, does the thread's part in the
+ * connection, where a thread would cost more to start than it saves.
  */
 import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
-import { BUILD_SOURCES, computePositions, writePositions } from './sortPositions.ts';
+import { BUILD_SOURCES, writePositions } from './sortPositions.ts';
 
 /** Staged rows from which a build fills its search index in a worker thread (fewer: in the connection). */
 export const WORKER_MIN_ROWS = 50_000;
@@ -44,17 +44,43 @@ const SOURCES: Record<Resource, { mirror: string; fts: string }> = {
   orders: { mirror: 'orders_next', fts: 'orders_fts' },
 };
 
+/** Where a search index is filled from reads what it holds besides the rows: the contacts' labels, the orders' recipients. */
+interface IndexInputs {
+  contactLabels: string;
+  labels: string;
+  recipients: string;
+}
+
+/** The build's own `_next` tables, which the connection fills the index from. */
+const CONNECTION_INPUTS: IndexInputs = { contactLabels: 'main.contact_labels_next', labels: 'main.labels_next', recipients: 'main.order_recipients_next' };
+/**
+ * The thread's: the labels it wrote to its build file, and the staged recipients (the same rows
+ * as `order_recipients_next`, which holds those of every staged order, under the same key order).
+ */
+const THREAD_INPUTS: IndexInputs = { contactLabels: 'build.contact_labels', labels: 'build.labels', recipients: 'cache.stage_order_recipients' };
+
 /**
  * The INSERT that fills search index `fts` from rows `x` of `from`, whose rowid in the mirror is
- * `rowid`; the labels (contacts) or recipients (orders) are read from the build's `_next` tables
- * in `schema`. One statement for the thread and the connection, so both index the same text.
+ * `rowid`, with the labels or recipients of `inputs`. One statement for the thread and the
+ * connection, so both index the same text.
  */
-function fillSql(resource: Resource, fts: string, rowid: string, from: string, schema: string): string {
+function fillSql(resource: Resource, fts: string, rowid: string, from: string, inputs: IndexInputs): string {
   if (resource === 'contacts') {
-    const tokens = contactFilterTokensSql('x', `${schema}.contact_labels_next`, `${schema}.labels_next`);
+    const tokens = contactFilterTokensSql('x', inputs.contactLabels, inputs.labels);
     return `INSERT INTO ${fts} (rowid, ${CONTACT_FTS_COLUMNS}) SELECT ${rowid}, ${contactFtsValuesSql('x', tokens)} FROM ${from}`;
   }
-  return `INSERT INTO ${fts} (rowid, ${ORDER_FTS_COLUMNS}) SELECT ${rowid}, ${orderFtsValuesSql('x', `${schema}.order_recipients_next`)} FROM ${from}`;
+  return `INSERT INTO ${fts} (rowid, ${ORDER_FTS_COLUMNS}) SELECT ${rowid}, ${orderFtsValuesSql('x', inputs.recipients)} FROM ${from}`;
+}
+
+/**
+ * Writes the labels of the contacts staged in `stage`: each label once into `labels` (its title
+ * the greatest of the titles the contacts carry for it), and each contact's labels into
+ * `contactLabels` with their place in its list (a label listed twice on one contact counts once).
+ * The tables have the definitions of the cache's `labels` and `contact_labels`.
+ */
+export function writeLabels(db: Database.Database, stage: string, labels: string, contactLabels: string): void {
+  db.exec(`INSERT INTO ${labels} (id, title) SELECT j.value ->> 'id', max(j.value ->> 'title') FROM ${stage} s, json_each(s.label_list) j GROUP BY 1`);
+  db.exec(`INSERT OR IGNORE INTO ${contactLabels} (contact_id, label_id, position) SELECT s.id, j.value ->> 'id', j.key FROM ${stage} s, json_each(s.label_list) j`);
 }
 
 /**
@@ -79,40 +105,39 @@ function withoutAutomerge(db: Database.Database, fts: string, insert: () => void
  */
 function fillFromMirror(db: Database.Database, resource: Resource): void {
   const { mirror, fts } = SOURCES[resource];
-  withoutAutomerge(db, `${fts}_next`, () => db.exec(fillSql(resource, `${fts}_next`, 'x.rowid', `${mirror} x`, 'main')));
+  withoutAutomerge(db, `${fts}_next`, () => db.exec(fillSql(resource, `${fts}_next`, 'x.rowid', `${mirror} x`, CONNECTION_INPUTS)));
 }
 
-/** The table of the thread's positions in its positions file. */
-const THREAD_POSITIONS_TABLE = 'thread_positions';
-
-/** What the worker thread tells the build, and waits for, while it works (searchIndexThread.ts). */
-export interface ScratchHooks {
-  /** Its positions are committed to the positions file. */
-  positionsWritten(): void;
-  /** Blocks until the build has committed the index's inputs; false if the build ended without them. */
-  inputsCommitted(): boolean;
-}
+/** The table of the thread's positions in its build file. */
+export const THREAD_POSITIONS_TABLE = 'thread_positions';
 
 /**
- * The worker thread's work, in `db` (the thread's own file, with the cache attached as `cache` and
- * the positions file as `positions`): numbers the staged rows in the default order, their rowids
- * in the mirror to be, with the positions of `resource`'s `threadPositions` (both by the same
- * function as the build's other positions: sortPositions.ts `writePositions`); then, once the
- * build has committed the labels or recipients, creates the search index with the cache's
- * definition and fills it from the staged rows in that order.
- * @throws when the build ended before committing the index's inputs, or on any SQLite error
+ * The worker thread's work, in `db` (the thread's own file, with the cache attached as `cache`
+ * and its build file as `build`): writes the staged contacts' labels to the build file, with the
+ * definitions of the cache's tables, and numbers the staged rows in the default order, their
+ * rowids in the mirror to be, with the positions of `resource`'s `threadPositions` (both by the
+ * same function as the build's other positions: sortPositions.ts `writePositions`); calls
+ * `written`; then creates the search index with the cache's definition and fills it from the
+ * staged rows in that order.
+ * @throws on any SQLite error (the build then does what is missing itself)
  */
-export function fillInScratch(db: Database.Database, resource: Resource, hooks: ScratchHooks): void {
+export function fillInScratch(db: Database.Database, resource: Resource, written: () => void): void {
   const { stage, threadPositions } = BUILD_SOURCES[resource];
   const { fts } = SOURCES[resource];
-  const definition = db.prepare("SELECT sql FROM cache.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(fts) as string | undefined;
-  if (!definition) throw new Error(`cache schema has no table ${fts}`);
-  db.exec(definition);
-  writePositions(db, resource, 'cache', 'positions', THREAD_POSITIONS_TABLE, threadPositions);
-  hooks.positionsWritten();
-  if (!hooks.inputsCommitted()) throw new Error('the build ended before the search index could be filled');
-  const order = `positions.${THREAD_POSITIONS_TABLE} o JOIN cache.${stage} x ON x.rowid = o.srow ORDER BY o.rn`;
-  withoutAutomerge(db, fts, () => db.exec(fillSql(resource, `main.${fts}`, 'o.rn', order, 'cache')));
+  const definition = (table: string): string => {
+    const sql = db.prepare("SELECT sql FROM cache.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string | undefined;
+    if (!sql) throw new Error(`cache schema has no table ${table}`);
+    return sql;
+  };
+  db.exec(definition(fts));
+  if (resource === 'contacts') {
+    for (const table of ['labels', 'contact_labels']) db.exec(definition(table).replace(/^CREATE TABLE ("?)(\w+)\1/, 'CREATE TABLE build.$2'));
+    writeLabels(db, `cache.${stage}`, THREAD_INPUTS.labels, THREAD_INPUTS.contactLabels);
+  }
+  writePositions(db, resource, 'cache', 'build', THREAD_POSITIONS_TABLE, threadPositions);
+  written();
+  const order = `build.${THREAD_POSITIONS_TABLE} o JOIN cache.${stage} x ON x.rowid = o.srow ORDER BY o.rn`;
+  withoutAutomerge(db, fts, () => db.exec(fillSql(resource, `main.${fts}`, 'o.rn', order, THREAD_INPUTS)));
 }
 
 /** What the worker thread is given (searchIndexWorker.ts). */
@@ -121,8 +146,8 @@ export interface SearchIndexWorkerData {
   cacheFile: string;
   /** The worker's own file, where it builds the index. */
   scratchFile: string;
-  /** The worker's file for the positions it computes for the build, which the build reads. */
-  positionsFile: string;
+  /** The worker's build file: what it computes for the build (labels, positions), which the build reads. */
+  buildFile: string;
   resource: Resource;
   /** Int32 slots ({@link SLOT}) through which the worker and the blocked build tell each other how far they are. */
   state: SharedArrayBuffer;
@@ -130,14 +155,11 @@ export interface SearchIndexWorkerData {
 
 /**
  * The Int32 slots of {@link SearchIndexWorkerData.state}: `outcome` ({@link OUTCOME}), `started`
- * 1 once the worker's code runs, `positions` 1 once its positions are committed, `inputs`
- * ({@link INPUTS}) set by the build.
+ * 1 once the worker's code runs, `written` 1 once its build file is committed.
  */
-export const SLOT = { outcome: 0, started: 1, positions: 2, inputs: 3 } as const;
+export const SLOT = { outcome: 0, started: 1, written: 2 } as const;
 /** The values of the outcome slot. */
 export const OUTCOME = { running: 0, done: 1, failed: 2 } as const;
-/** The values of the inputs slot: the labels or recipients not yet committed, committed, or never to be (the build ended). */
-export const INPUTS = { pending: 0, committed: 1, cancelled: 2 } as const;
 
 /** The worker thread's entry: `searchIndexWorker.ts` from the sources, `searchIndexWorker.js` in the build. */
 function workerUrl(): URL {
@@ -149,9 +171,9 @@ export function scratchFileOf(cacheFile: string, resource: Resource): string {
   return `${cacheFile}.${resource}-search`;
 }
 
-/** Where a build's worker writes the positions it computes for the build: beside its index's file. */
-export function positionsFileOf(cacheFile: string, resource: Resource): string {
-  return `${cacheFile}.${resource}-positions`;
+/** Where a build's worker writes what it computes for the build (its build file): beside its index's file. */
+export function buildFileOf(cacheFile: string, resource: Resource): string {
+  return `${cacheFile}.${resource}-build`;
 }
 
 /** Deletes a worker's file and its companions, if any (anything else at those paths stays). */
@@ -165,22 +187,21 @@ export function removeScratch(scratchFile: string): void {
   }
 }
 
-/** The search index of a build, being filled or to be filled, and the positions its thread computes. */
+/** The search index of a build, being filled or to be filled, and what its thread computes for the build. */
 export interface SearchIndexBuild {
-  /** The position columns the thread computes ({@link positions} gives them); none without a thread. */
+  /** The position columns the thread computes; none without a thread. */
   readonly threadPositions: readonly string[];
-  /** Tells the thread that the labels (contacts) or recipients (orders) of the build are committed. */
-  inputsCommitted(): void;
   /**
-   * The qualified name of a table `(rn INTEGER PRIMARY KEY, srow, <threadPositions>)`: the thread's,
-   * once it has written it (blocking until then), or, if the thread failed first, computed in the
-   * connection. Valid until {@link dispose}.
+   * The schema the thread's build file is attached as, once the thread has written it (blocking
+   * until then): table {@link THREAD_POSITIONS_TABLE} `(rn INTEGER PRIMARY KEY, srow,
+   * <threadPositions>)` and, for contacts, `labels` and `contact_labels`; or null when there is no
+   * thread or it failed first (the connection then computes them). Valid until {@link dispose}.
    */
-  positions(): string;
+  threadFile(): string | null;
   /**
    * Makes `<fts>_next` hold the index of the new mirror: waits for the worker (blocking the thread:
    * the build is synchronous) and copies its index in, or fills it in the connection from
-   * `<mirror>_next`, which must hold every row by then.
+   * `<mirror>_next` and the `_next` labels or recipients, which must be whole by then.
    */
   finish(): void;
   /** Where the index was filled (known once {@link finish} has returned). */
@@ -192,9 +213,8 @@ export interface SearchIndexBuild {
 /**
  * Starts filling `resource`'s search index for the build: in a worker thread when there are at
  * least `workerMinRows` staged rows and the cache is a file, else (at {@link SearchIndexBuild.finish})
- * in the connection. The thread computes its positions at once, and waits for
- * {@link SearchIndexBuild.inputsCommitted} before it reads the labels or recipients.
- * @param db the sync connection, outside a transaction, with the build's `_next` tables created
+ * in the connection.
+ * @param db the sync connection, outside a transaction, with the staging committed
  */
 export function startSearchIndex(db: Database.Database, resource: Resource, workerMinRows = WORKER_MIN_ROWS): SearchIndexBuild {
   const { stage, threadPositions } = BUILD_SOURCES[resource];
@@ -202,24 +222,21 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
   const rows = (db.prepare(`SELECT count(*) AS n FROM main.${stage}`).get() as { n: number }).n;
   const inConnection: SearchIndexBuild = {
     threadPositions: [],
-    inputsCommitted: () => {},
-    positions: () => {
-      throw new Error('a build without a search index thread computes every position itself');
-    },
+    threadFile: () => null,
     finish: () => fillFromMirror(db, resource),
     builtIn: () => 'connection',
     dispose: () => {},
   };
   if (rows < workerMinRows || db.memory || db.inTransaction) return inConnection;
   const scratchFile = scratchFileOf(db.name, resource);
-  const positionsFile = positionsFileOf(db.name, resource);
+  const buildFile = buildFileOf(db.name, resource);
   removeScratch(scratchFile);
-  removeScratch(positionsFile);
+  removeScratch(buildFile);
   const state = new SharedArrayBuffer(4 * Object.keys(SLOT).length);
   const flags = new Int32Array(state);
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl(), { workerData: { cacheFile: db.name, scratchFile, positionsFile, resource, state } satisfies SearchIndexWorkerData });
+    worker = new Worker(workerUrl(), { workerData: { cacheFile: db.name, scratchFile, buildFile, resource, state } satisfies SearchIndexWorkerData });
   } catch {
     return inConnection;
   }
@@ -228,43 +245,33 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
   const since = performance.now();
   let givenUp = false;
   /**
-   * Blocks until `ready()` holds or the worker has ended; gives the worker up (and stops it) if
-   * its code has not started after a while (its script missing). The build cannot yield to the
+   * Blocks until `slot` holds `value` or the worker has ended; gives the worker up (and stops it)
+   * if its code has not started after a while (its script missing). The build cannot yield to the
    * event loop, so the worker says how far it is through shared memory.
-   * @returns whether `ready()` holds
+   * @returns whether `slot` holds `value`
    */
-  const waitFor = (slot: number, ready: () => boolean): boolean => {
-    while (!givenUp && !ready() && Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
+  const waitFor = (slot: number, value: number): boolean => {
+    while (!givenUp && Atomics.load(flags, slot) !== value && Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
       Atomics.wait(flags, slot, Atomics.load(flags, slot), 500);
       if (Atomics.load(flags, SLOT.started) === 0 && performance.now() - since > WORKER_START_TIMEOUT_MS) {
         givenUp = true;
         void worker.terminate();
       }
     }
-    return ready();
+    return Atomics.load(flags, slot) === value;
   };
   const attached: string[] = [];
-  const attach = (file: string, alias: string): void => {
+  const attach = (file: string, alias: string): string => {
     db.prepare(`ATTACH DATABASE ? AS ${alias}`).run(file);
     attached.push(alias);
+    return alias;
   };
   let fellBack = false;
   return {
     threadPositions,
-    inputsCommitted() {
-      Atomics.store(flags, SLOT.inputs, INPUTS.committed);
-      Atomics.notify(flags, SLOT.inputs);
-    },
-    positions() {
-      if (waitFor(SLOT.positions, () => Atomics.load(flags, SLOT.positions) === 1)) {
-        attach(positionsFile, 'search_positions');
-        return `search_positions.${THREAD_POSITIONS_TABLE}`;
-      }
-      return computePositions(db, resource, 'build_thread_positions', threadPositions);
-    },
+    threadFile: () => (waitFor(SLOT.written, 1) ? attach(buildFile, 'search_build') : null),
     finish() {
-      const done = waitFor(SLOT.outcome, () => Atomics.load(flags, SLOT.outcome) === OUTCOME.done);
-      if (!done) {
+      if (!waitFor(SLOT.outcome, OUTCOME.done)) {
         removeScratch(scratchFile);
         fellBack = true;
         fillFromMirror(db, resource);
@@ -288,16 +295,11 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
     builtIn: () => (fellBack ? 'connection' : 'worker'),
     dispose() {
       // A thread that has said how it ended has closed its connection and ends by itself; one
-      // that still runs is told the build has ended (it may be waiting for the inputs) and stopped.
-      if (Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
-        Atomics.store(flags, SLOT.inputs, INPUTS.cancelled);
-        Atomics.notify(flags, SLOT.inputs);
-        void worker.terminate();
-      }
+      // that still runs is stopped.
+      if (Atomics.load(flags, SLOT.outcome) === OUTCOME.running) void worker.terminate();
       for (const alias of attached.splice(0)) db.exec(`DETACH DATABASE ${alias}`);
-      db.exec('DROP TABLE IF EXISTS temp.build_thread_positions');
       removeScratch(scratchFile);
-      removeScratch(positionsFile);
+      removeScratch(buildFile);
     },
   };
 }

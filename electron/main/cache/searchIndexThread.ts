@@ -1,20 +1,16 @@
 /**
- * The worker thread's side of searchIndexBuild.ts: computes some of a build's sort positions into
- * a file of its own and builds its search index into another, with the cache attached, on a
+ * The worker thread's side of searchIndexBuild.ts: computes part of a build into a file of its own
+ * (the build file) and builds its search index into another, with the cache attached, on a
  * connection of its own (another core than the sync connection's).
  */
 import Database from 'better-sqlite3';
 import { registerLocaleKey } from './collation.ts';
-import { INPUTS, OUTCOME, SLOT, fillInScratch, type SearchIndexWorkerData } from './searchIndexBuild.ts';
-
-/** How long the thread sleeps between looks at the inputs slot while it waits for the build (ms). */
-const INPUTS_POLL_MS = 200;
+import { OUTCOME, SLOT, fillInScratch, type SearchIndexWorkerData } from './searchIndexBuild.ts';
 
 /**
- * Computes the positions of `data.resource`'s `threadPositions` into `data.positionsFile` (setting
- * the positions slot), then builds its search index into `data.scratchFile` once the build has
- * committed its inputs, and sets the outcome slot of `data.state` (done or failed), waking the
- * waiting build. Never throws.
+ * Writes `data.resource`'s part of the build into `data.buildFile` (setting the written slot),
+ * then builds its search index into `data.scratchFile`, and sets the outcome slot of `data.state`
+ * (done or failed), waking the waiting build. Never throws.
  */
 export function buildSearchIndexInWorker(data: SearchIndexWorkerData): void {
   const flags = new Int32Array(data.state);
@@ -23,25 +19,19 @@ export function buildSearchIndexInWorker(data: SearchIndexWorkerData): void {
   let db: Database.Database | null = null;
   try {
     db = new Database(data.scratchFile);
-    // A throwaway file: no journal to keep, no fsync; the default order's table in a temporary file.
+    // Throwaway files: no journal to keep, no fsync; the sorts in temporary files.
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.pragma('temp_store = FILE');
     db.pragma('busy_timeout = 5000');
     registerLocaleKey(db);
     db.prepare('ATTACH DATABASE ? AS cache').run(data.cacheFile);
-    db.prepare('ATTACH DATABASE ? AS positions').run(data.positionsFile);
-    db.pragma('positions.journal_mode = OFF');
-    db.pragma('positions.synchronous = OFF');
-    fillInScratch(db, data.resource, {
-      positionsWritten() {
-        Atomics.store(flags, SLOT.positions, 1);
-        Atomics.notify(flags, SLOT.positions);
-      },
-      inputsCommitted() {
-        while (Atomics.load(flags, SLOT.inputs) === INPUTS.pending) Atomics.wait(flags, SLOT.inputs, INPUTS.pending, INPUTS_POLL_MS);
-        return Atomics.load(flags, SLOT.inputs) === INPUTS.committed;
-      },
+    db.prepare('ATTACH DATABASE ? AS build').run(data.buildFile);
+    db.pragma('build.journal_mode = OFF');
+    db.pragma('build.synchronous = OFF');
+    fillInScratch(db, data.resource, () => {
+      Atomics.store(flags, SLOT.written, 1);
+      Atomics.notify(flags, SLOT.written);
     });
     outcome = OUTCOME.done;
   } catch (error) {
@@ -55,6 +45,6 @@ export function buildSearchIndexInWorker(data: SearchIndexWorkerData): void {
     Atomics.store(flags, SLOT.outcome, outcome);
     // The build may be waiting on either slot.
     Atomics.notify(flags, SLOT.outcome);
-    Atomics.notify(flags, SLOT.positions);
+    Atomics.notify(flags, SLOT.written);
   }
 }
