@@ -142,7 +142,7 @@ export function fillInScratch(db: Database.Database, resource: Resource, written
 
 /** What the worker thread is given (searchIndexWorker.ts). */
 export interface SearchIndexWorkerData {
-  /** The cache file: the worker attaches it and reads its staging table and the build's `_next` label or recipient tables. */
+  /** The cache file: the worker attaches it and reads its staging tables and table definitions. */
   cacheFile: string;
   /** The worker's own file, where it builds the index. */
   scratchFile: string;

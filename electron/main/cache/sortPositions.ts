@@ -22,9 +22,8 @@ export interface BuildSource {
   defaultOrder: string;
   /**
    * Position columns that a build with a search index thread has the thread compute, before it
-   * fills the index: the sync connection would otherwise sort every column while the thread's
-   * core waits for its inputs. They sort without rank tables (collation.ts), so the thread's
-   * sorts need nothing of the connection's.
+   * fills the index, so that both cores sort. They sort without rank tables (collation.ts), so
+   * the thread's sorts need nothing of the connection's.
    */
   threadPositions: readonly string[];
 }
