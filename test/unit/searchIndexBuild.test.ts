@@ -6,7 +6,7 @@
  * build's connection and by a reader after the publish. When the thread cannot do its work, the
  * build does it itself and loses nothing; no file of the thread is left behind.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -155,6 +155,8 @@ describe('search index filled in a worker thread', () => {
     // and the labels the connection would have written.
     const thread = search.threadFile();
     expect(thread).toBe('search_build');
+    // The thread's files hold personal data: private to the user, like the cache's own.
+    if (process.platform !== 'win32') for (const f of [scratchFileOf(file, 'contacts'), buildFileOf(file, 'contacts')]) expect(statSync(f).mode & 0o777).toBe(0o600);
     for (const column of search.threadPositions) {
       const values = db.prepare(`SELECT ${column} FROM ${thread}.thread_positions ORDER BY 1`).pluck().all();
       expect(values).toEqual(Array.from({ length: records.length }, (_, k) => k));

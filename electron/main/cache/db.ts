@@ -52,11 +52,7 @@ const PRIVATE_FILE_MODE = 0o600;
  */
 function makePrivate(file: string): void {
   if (process.platform === 'win32') return;
-  try {
-    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
-  } catch {
-    // it exists (or cannot be created: the open below says why)
-  }
+  createPrivateFile(file);
   for (const path of cacheFileSet(file)) {
     try {
       const mode = statSync(path).mode;
@@ -64,6 +60,21 @@ function makePrivate(file: string): void {
     } catch {
       // absent, or not ours to change
     }
+  }
+}
+
+/**
+ * Creates `file` empty with mode 0600 when it is missing (Linux, macOS), so that SQLite, which
+ * opens an existing file as it is and gives its journal files the database's mode, keeps it and
+ * them private. Does nothing when the file exists or cannot be created (the open that follows
+ * reports a real problem).
+ */
+export function createPrivateFile(file: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
+  } catch {
+    // it exists (or cannot be created: the open says why)
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { registerLocaleKey } from './collation.ts';
+import { createPrivateFile } from './db.ts';
 import { OUTCOME, SLOT, fillInScratch, type SearchIndexWorkerData } from './searchIndexBuild.ts';
 
 /**
@@ -18,6 +19,9 @@ export function buildSearchIndexInWorker(data: SearchIndexWorkerData): void {
   let outcome: number = OUTCOME.failed;
   let db: Database.Database | null = null;
   try {
+    // Both files hold the cache's personal data: private like the cache's own files.
+    createPrivateFile(data.scratchFile);
+    createPrivateFile(data.buildFile);
     db = new Database(data.scratchFile);
     // Throwaway files: no journal to keep, no fsync; the sorts in temporary files.
     db.pragma('journal_mode = OFF');
