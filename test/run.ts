@@ -13,10 +13,10 @@
  * Exit status: 0 when everything passed, 1 otherwise.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { electronBinaryProblem, electronPackageDir } from '../electron/main/app/electronBinary.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const results = resolve(root, 'test-results');
@@ -128,16 +128,6 @@ function addPlaywright(file: string): void {
   for (const suite of report.suites ?? []) visit(suite);
 }
 
-/** Path of the Electron binary the `electron` package would launch, or null when it is not installed. */
-function electronBinary(): string | null {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    return typeof path === 'string' && existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
-}
-
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 const npx = 'npx';
@@ -161,10 +151,11 @@ if (only === undefined || only === 'e2e') {
   addPlaywright(file);
 }
 if (only === undefined || only === 'electron') {
-  const binary = electronBinary();
-  if (binary === null) {
+  // Looked up as `npm start` does, without loading the electron package, which would try to download the binary.
+  const problem = electronBinaryProblem(electronPackageDir());
+  if (problem !== null) {
     console.log('\n=== Electron tests (Playwright _electron): NOT RUN — no Electron binary is installed here');
-    console.log('    (npm ci ran with ELECTRON_SKIP_BINARY_DOWNLOAD=1). They run on machines where `npx electron --version` works.');
+    console.log(`    ${problem.split('. ')[0]}. They run on machines where \`npx electron --version\` works.`);
   } else {
     const file = resolve(results, 'electron.json');
     step('Electron tests (Playwright _electron)', npx, ['playwright', 'test', '-c', 'test/electron/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });

@@ -33,7 +33,7 @@ export function electronBinaryProblem(electronPackageDir: string | null, env: No
 }
 
 /** The folder of the `electron` package this project resolves, or null. */
-function electronPackageDir(): string | null {
+export function electronPackageDir(): string | null {
   try {
     return dirname(createRequire(import.meta.url).resolve('electron/package.json'));
   } catch {
