@@ -78,6 +78,18 @@ export function createPrivateFile(file: string): void {
   }
 }
 
+/**
+ * The CREATE statement of table `table` (virtual or not) in schema `schema` of `db`, naming the
+ * table it creates `as` instead (optionally schema-qualified): a copy with the exact definition,
+ * so that the migrations stay the one truth of every table.
+ * @throws Error when the schema has no such table
+ */
+export function tableDefinitionAs(db: Database.Database, schema: string, table: string, as: string): string {
+  const sql = db.prepare(`SELECT sql FROM ${schema}.sqlite_master WHERE type = 'table' AND name = ?`).pluck().get(table) as string | undefined;
+  if (!sql) throw new Error(`cache schema has no table ${table}`);
+  return sql.replace(/^CREATE (VIRTUAL )?TABLE\s+("?)(\w+)\2/, (_m, virt: string | undefined) => `CREATE ${virt ?? ''}TABLE ${as}`);
+}
+
 /** The session marker of a cache file: present while a connection that checked it is open. */
 export const sessionMarkerPath = (file: string): string => `${file}${SESSION_MARKER_SUFFIX}`;
 

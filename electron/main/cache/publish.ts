@@ -8,7 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
-import { sorterThreadsBeside } from './db.ts';
+import { sorterThreadsBeside, tableDefinitionAs } from './db.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { BUILD_SOURCES, computePositions } from './sortPositions.ts';
 import { THREAD_POSITIONS_TABLE, buildFileOf, removeScratch, scratchFileOf, startSearchIndex, writeLabels } from './searchIndexBuild.ts';
@@ -33,19 +33,13 @@ const COMPLETE_BEFORE_INDEX: Record<Resource, readonly string[]> = {
 
 export { CONTACT_DEFAULT_ORDER, CONTACT_POSITIONS, ORDER_DEFAULT_ORDER, ORDER_POSITIONS } from './positions.ts';
 
-function schemaSql(db: Database.Database, name: string): string {
-  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) as { sql: string } | undefined;
-  if (!row) throw new Error(`cache schema has no table ${name}`);
-  return row.sql;
-}
-
 function indexSql(db: Database.Database, table: string): { name: string; sql: string }[] {
   return db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").all(table) as { name: string; sql: string }[];
 }
 
 /** Creates `<table>_next` with the exact definition of `<table>` (the migrations stay the one truth). */
 function createNext(db: Database.Database, table: string): void {
-  const sql = schemaSql(db, table).replace(/^CREATE (VIRTUAL )?TABLE\s+("?)(\w+)\2/, (_m, virt: string | undefined) => `CREATE ${virt ?? ''}TABLE ${table}_next`);
+  const sql = tableDefinitionAs(db, 'main', table, `${table}_next`);
   db.exec(`DROP TABLE IF EXISTS ${table}_next`);
   db.exec(sql);
 }
@@ -155,7 +149,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
     const own = Object.keys(positions).filter((n) => !inThread.includes(n));
     try {
       const tables: PositionTable[] = [{ table: computePositions(db, resource, 'build_positions', own), names: own }];
-      const thread = inThread.length > 0 ? search.threadFile() : null;
+      const thread = search.threadFile();
       if (inThread.length > 0) tables.push({ table: thread ? `${thread}.${THREAD_POSITIONS_TABLE}` : computePositions(db, resource, 'build_thread_positions', inThread), names: inThread });
       copyInOrder(db, stage, target, cols, tables);
       writeInputs(db, resource, thread);

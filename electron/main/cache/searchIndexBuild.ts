@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
+import { tableDefinitionAs } from './db.ts';
 import { BUILD_SOURCES, writePositions } from './sortPositions.ts';
 
 /** Staged rows from which a build fills its search index in a worker thread (fewer: in the connection). */
@@ -124,14 +125,9 @@ export const THREAD_POSITIONS_TABLE = 'thread_positions';
 export function fillInScratch(db: Database.Database, resource: Resource, written: () => void): void {
   const { stage, threadPositions } = BUILD_SOURCES[resource];
   const { fts } = SOURCES[resource];
-  const definition = (table: string): string => {
-    const sql = db.prepare("SELECT sql FROM cache.sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string | undefined;
-    if (!sql) throw new Error(`cache schema has no table ${table}`);
-    return sql;
-  };
-  db.exec(definition(fts));
+  db.exec(tableDefinitionAs(db, 'cache', fts, `main.${fts}`));
   if (resource === 'contacts') {
-    for (const table of ['labels', 'contact_labels']) db.exec(definition(table).replace(/^CREATE TABLE ("?)(\w+)\1/, 'CREATE TABLE build.$2'));
+    for (const table of ['labels', 'contact_labels']) db.exec(tableDefinitionAs(db, 'cache', table, `build.${table}`));
     writeLabels(db, `cache.${stage}`, THREAD_INPUTS.labels, THREAD_INPUTS.contactLabels);
   }
   writePositions(db, resource, 'cache', 'build', THREAD_POSITIONS_TABLE, threadPositions);
