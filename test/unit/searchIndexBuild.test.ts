@@ -17,6 +17,7 @@ import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest
 import { CONTACT_POSITIONS, ORDER_POSITIONS } from '../../electron/main/cache/positions.ts';
 import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
 import { buildFileOf, scratchFileOf, startSearchIndex } from '../../electron/main/cache/searchIndexBuild.ts';
+import { withoutJournal } from '../../electron/main/cache/searchIndexThread.ts';
 import { BUILD_SOURCES } from '../../electron/main/cache/sortPositions.ts';
 import { generateContact, generateOrder } from '../../electron/main/sampleApi/generate.ts';
 
@@ -40,14 +41,17 @@ function orderRecords(): StagedRecord[] {
   return Array.from({ length: ORDERS }, (_, i) => ({ ok: true, record: generateOrder(7, i, ORDERS, CONTACTS) }));
 }
 
-/** A cache with `records` staged in pages of 500, built with the search index filled where `workerMinRows` says. */
-function built(name: string, resource: Resource, records: StagedRecord[], workerMinRows: number): { db: Database.Database; file: string; builtIn: string } {
+/**
+ * A cache with `records` staged in pages of 500, built with the search index filled where
+ * `workerMinRows` says (a worker fills it `fillChunkRows` rows a statement).
+ */
+function built(name: string, resource: Resource, records: StagedRecord[], workerMinRows: number, fillChunkRows?: number): { db: Database.Database; file: string; builtIn: string } {
   const file = join(dir, `${name}.sqlite`);
   const db = openCache(file);
   const writer = new StageWriter(db);
   for (let page = 0; page * 500 < records.length; page++) writer.writePage(resource, 1, page, records.length, records.slice(page * 500, page * 500 + 500));
   let builtIn = '';
-  buildNext(db, resource, 'g', { workerMinRows, onSearchIndex: (where) => (builtIn = where) });
+  buildNext(db, resource, 'g', { workerMinRows, fillChunkRows, onSearchIndex: (where) => (builtIn = where) });
   return { db, file, builtIn };
 }
 
@@ -56,15 +60,27 @@ function queriesOf(resource: Resource): string[] {
   return resource === 'contacts' ? ['łukasz', 'łódź', 'zola', 'emile', 'a*', 'ma*', String((generateContact(7, 123, CONTACTS) as { lastName: string }).lastName).toLowerCase()] : ['a*', 'ca*', '1*', 'letter'];
 }
 
-/** The rows with their positions, the labels or recipients, every query's matches, and the search index's own tables. */
+/**
+ * The rows with their positions, the labels or recipients, every query's matches, and what the
+ * search index holds: every token of every row with its column and offset (FTS5's `fts5vocab`
+ * instance table), each row's column sizes, and the totals that ranking reads. How FTS5 split it
+ * into segments is left out: a thread that fills the index in several statements makes other
+ * segments, which 'optimize' merges into one.
+ */
 function snapshotOf(db: Database.Database, resource: Resource, suffix = '_next'): { rows: unknown[]; inputs: unknown[][]; matches: Record<string, number[]>; index: Record<string, unknown[]> } {
   const table = `${resource}${suffix}`;
   const positions = Object.keys(resource === 'contacts' ? CONTACT_POSITIONS : ORDER_POSITIONS);
   const rows = db.prepare(`SELECT rowid, id, ${positions.join(', ')} FROM ${table} ORDER BY rowid`).raw().all();
   const inputs = (resource === 'contacts' ? ['labels', 'contact_labels'] : ['order_recipients']).map((t) => db.prepare(`SELECT * FROM ${t}${suffix} ORDER BY 1, 2`).raw().all());
   const fts = `${resource}_fts${suffix}`;
-  const index: Record<string, unknown[]> = {};
-  for (const shadow of ['data', 'idx', 'docsize', 'config']) index[shadow] = db.prepare(`SELECT * FROM ${fts}_${shadow} ORDER BY 1, 2`).raw().all();
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${fts}_tokens USING fts5vocab(main, ${fts}, instance)`);
+  const index: Record<string, unknown[]> = {
+    tokens: db.prepare(`SELECT term, doc, col, offset FROM temp.${fts}_tokens ORDER BY 1, 2, 3, 4`).raw().all(),
+    sizes: db.prepare(`SELECT * FROM ${fts}_docsize ORDER BY 1`).raw().all(),
+    totals: db.prepare(`SELECT block FROM ${fts}_data WHERE id = 1`).raw().all(),
+    config: db.prepare(`SELECT * FROM ${fts}_config ORDER BY 1`).raw().all(),
+  };
+  db.exec(`DROP TABLE temp.${fts}_tokens`);
   const matches: Record<string, number[]> = {};
   for (const q of queriesOf(resource)) matches[q] = db.prepare(`SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid`).pluck().all(q) as number[];
   return { rows, inputs, matches, index };
@@ -88,7 +104,8 @@ describe('search index filled in a worker thread', () => {
     it(`build the same ${resource} snapshot as in the sync connection`, () => {
       const records = resource === 'contacts' ? contactRecords() : orderRecords();
       const inThread = built(`${resource}-connection`, resource, records, Number.POSITIVE_INFINITY);
-      const inWorker = built(`${resource}-worker`, resource, records, 0);
+      // The worker fills its index in several statements, as at scale.
+      const inWorker = built(`${resource}-worker`, resource, records, 0, Math.ceil(records.length / 5));
       expect(inThread.builtIn).toBe('connection');
       expect(inWorker.builtIn).toBe('worker');
       const a = snapshotOf(inThread.db, resource);
@@ -98,6 +115,7 @@ describe('search index filled in a worker thread', () => {
       expect(b.inputs).toEqual(a.inputs);
       for (const table of b.inputs) expect(table.length).toBeGreaterThan(0);
       expect(b.index).toEqual(a.index);
+      expect(b.index.tokens?.length).toBeGreaterThan(records.length);
       expect(b.matches).toEqual(a.matches);
       // The index is whole (FTS5's own check), and its rowids are the rows': a match is the row
       // whose text has the word.
@@ -178,6 +196,29 @@ describe('search index filled in a worker thread', () => {
     db.pragma('threads = 3');
     expect(buildNext(db, 'contacts', 'g2', { workerMinRows: 0 })).toBe(records.length);
     expect(db.pragma('threads', { simple: true })).toBe(3);
+    db.close();
+  });
+
+  it("the thread's files keep no rollback journal", () => {
+    const file = join(dir, 'journal.sqlite');
+    const other = join(dir, 'journal-other.sqlite');
+    const db = new Database(file);
+    db.prepare('ATTACH DATABASE ? AS build').run(other);
+    // Defensive mode, on by default, ignores the pragma on its own.
+    expect(db.pragma('journal_mode = OFF', { simple: true })).toBe('delete');
+    withoutJournal(db, ['main', 'build']);
+    expect(db.pragma('main.journal_mode', { simple: true })).toBe('off');
+    expect(db.pragma('build.journal_mode', { simple: true })).toBe('off');
+    expect(db.pragma('build.synchronous', { simple: true })).toBe(0);
+    db.exec('CREATE TABLE main.t (v); CREATE TABLE build.t (v)');
+    const journals: boolean[] = [];
+    db.transaction(() => {
+      for (const schema of ['main', 'build']) db.prepare(`INSERT INTO ${schema}.t WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) SELECT randomblob(1000) FROM n`).run();
+      // Rewriting pages that are already in the file is what a journal would save first.
+      for (const schema of ['main', 'build']) db.prepare(`UPDATE ${schema}.t SET v = randomblob(1000)`).run();
+      journals.push(existsSync(`${file}-journal`), existsSync(`${other}-journal`));
+    })();
+    expect(journals).toEqual([false, false]);
     db.close();
   });
 });

@@ -117,6 +117,8 @@ export interface BuildOptions {
    * @default WORKER_MIN_ROWS
    */
   workerMinRows?: number;
+  /** Rows the worker thread indexes a statement. @default FILL_CHUNK_ROWS (searchIndexBuild.ts) */
+  fillChunkRows?: number;
   /** Called with where the search index was filled: in a worker thread, or in the connection. */
   onSearchIndex?: (builtIn: 'worker' | 'connection') => void;
 }
@@ -131,11 +133,11 @@ export interface BuildOptions {
  * @returns the number of rows built
  */
 export function buildNext(db: Database.Database, resource: Resource, gen: string, options: BuildOptions = {}): number {
-  const { onPhase, compare = false, workerMinRows, onSearchIndex } = options;
+  const { onPhase, compare = false, workerMinRows, fillChunkRows, onSearchIndex } = options;
   dropLeftovers(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
   onPhase?.('indexing');
-  const search = startSearchIndex(db, resource, workerMinRows);
+  const search = startSearchIndex(db, resource, workerMinRows, fillChunkRows);
   // A search index thread keeps a core busy: the connection's sorts get helpers only on the others.
   const sorterThreads = db.pragma('threads', { simple: true }) as number;
   if (search.threadPositions.length > 0) db.pragma(`threads = ${Math.min(sorterThreads, sorterThreadsBeside(1))}`);

@@ -109,6 +109,12 @@ function fillFromMirror(db: Database.Database, resource: Resource): void {
   withoutAutomerge(db, `${fts}_next`, () => db.exec(fillSql(resource, `${fts}_next`, 'x.rowid', `${mirror} x`, CONNECTION_INPUTS)));
 }
 
+/**
+ * Rows the thread indexes a statement, each statement its own transaction and so its own read of
+ * the cache (see {@link fillInScratch}). Each also ends an FTS5 segment, which 'optimize' merges.
+ */
+export const FILL_CHUNK_ROWS = 100_000;
+
 /** The table of the thread's positions in its build file. */
 export const THREAD_POSITIONS_TABLE = 'thread_positions';
 
@@ -119,10 +125,10 @@ export const THREAD_POSITIONS_TABLE = 'thread_positions';
  * rowids in the mirror to be, with the positions of `resource`'s `threadPositions` (both by the
  * same function as the build's other positions: sortPositions.ts `writePositions`); calls
  * `written`; then creates the search index with the cache's definition and fills it from the
- * staged rows in that order.
+ * staged rows in that order, `chunkRows` rows a statement.
  * @throws on any SQLite error (the build then does what is missing itself)
  */
-export function fillInScratch(db: Database.Database, resource: Resource, written: () => void): void {
+export function fillInScratch(db: Database.Database, resource: Resource, written: () => void, chunkRows = FILL_CHUNK_ROWS): void {
   const { stage, threadPositions } = BUILD_SOURCES[resource];
   const { fts } = SOURCES[resource];
   db.exec(tableDefinitionAs(db, 'cache', fts, `main.${fts}`));
@@ -132,8 +138,15 @@ export function fillInScratch(db: Database.Database, resource: Resource, written
   }
   writePositions(db, resource, 'cache', 'build', THREAD_POSITIONS_TABLE, threadPositions);
   written();
-  const order = `build.${THREAD_POSITIONS_TABLE} o JOIN cache.${stage} x ON x.rowid = o.srow ORDER BY o.rn`;
-  withoutAutomerge(db, fts, () => db.exec(fillSql(resource, `main.${fts}`, 'o.rn', order, THREAD_INPUTS)));
+  const range = `build.${THREAD_POSITIONS_TABLE} o JOIN cache.${stage} x ON x.rowid = o.srow WHERE o.rn BETWEEN ? AND ? ORDER BY o.rn`;
+  const insert = db.prepare(fillSql(resource, `main.${fts}`, 'o.rn', range, THREAD_INPUTS));
+  const rows = (db.prepare(`SELECT count(*) AS n FROM build.${THREAD_POSITIONS_TABLE}`).get() as { n: number }).n;
+  // One statement a chunk, each its own transaction: a read of the cache that lasted the whole
+  // fill would keep the connection's checkpoints from emptying its WAL, which would then grow
+  // by everything the build writes meanwhile.
+  withoutAutomerge(db, fts, () => {
+    for (let from = 1; from <= rows; from += chunkRows) insert.run(from, from + chunkRows - 1);
+  });
 }
 
 /** What the worker thread is given (searchIndexWorker.ts). */
@@ -145,6 +158,8 @@ export interface SearchIndexWorkerData {
   /** The worker's build file: what it computes for the build (labels, positions), which the build reads. */
   buildFile: string;
   resource: Resource;
+  /** Rows the worker indexes a statement ({@link FILL_CHUNK_ROWS}). */
+  fillChunkRows: number;
   /** Int32 slots ({@link SLOT}) through which the worker and the blocked build tell each other how far they are. */
   state: SharedArrayBuffer;
 }
@@ -211,8 +226,9 @@ export interface SearchIndexBuild {
  * least `workerMinRows` staged rows and the cache is a file, else (at {@link SearchIndexBuild.finish})
  * in the connection.
  * @param db the sync connection, outside a transaction, with the staging committed
+ * @param fillChunkRows rows the worker indexes a statement ({@link FILL_CHUNK_ROWS})
  */
-export function startSearchIndex(db: Database.Database, resource: Resource, workerMinRows = WORKER_MIN_ROWS): SearchIndexBuild {
+export function startSearchIndex(db: Database.Database, resource: Resource, workerMinRows = WORKER_MIN_ROWS, fillChunkRows = FILL_CHUNK_ROWS): SearchIndexBuild {
   const { stage, threadPositions } = BUILD_SOURCES[resource];
   const { fts } = SOURCES[resource];
   const rows = (db.prepare(`SELECT count(*) AS n FROM main.${stage}`).get() as { n: number }).n;
@@ -232,7 +248,7 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
   const flags = new Int32Array(state);
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl(), { workerData: { cacheFile: db.name, scratchFile, buildFile, resource, state } satisfies SearchIndexWorkerData });
+    worker = new Worker(workerUrl(), { workerData: { cacheFile: db.name, scratchFile, buildFile, resource, fillChunkRows, state } satisfies SearchIndexWorkerData });
   } catch {
     return inConnection;
   }

@@ -9,6 +9,24 @@ import { createPrivateFile } from './db.ts';
 import { OUTCOME, SLOT, fillInScratch, type SearchIndexWorkerData } from './searchIndexBuild.ts';
 
 /**
+ * Turns the rollback journal and fsync off for `schemas` of `db`. Defensive mode (better-sqlite3's
+ * default) silently keeps the journal, so it is lifted for the pragma; the mode stays once set.
+ * @throws when a schema still keeps a journal afterwards
+ */
+export function withoutJournal(db: Database.Database, schemas: readonly string[]): void {
+  db.unsafeMode(true);
+  try {
+    for (const schema of schemas) {
+      const mode = db.pragma(`${schema}.journal_mode = OFF`, { simple: true });
+      if (mode !== 'off') throw new Error(`${schema}: journal_mode stayed ${String(mode)}`);
+      db.pragma(`${schema}.synchronous = OFF`);
+    }
+  } finally {
+    db.unsafeMode(false);
+  }
+}
+
+/**
  * Writes `data.resource`'s part of the build into `data.buildFile` (setting the written slot),
  * then builds its search index into `data.scratchFile`, and sets the outcome slot of `data.state`
  * (done or failed), waking the waiting build. Never throws.
@@ -23,20 +41,17 @@ export function buildSearchIndexInWorker(data: SearchIndexWorkerData): void {
     createPrivateFile(data.scratchFile);
     createPrivateFile(data.buildFile);
     db = new Database(data.scratchFile);
+    db.prepare('ATTACH DATABASE ? AS cache').run(data.cacheFile);
+    db.prepare('ATTACH DATABASE ? AS build').run(data.buildFile);
     // Throwaway files: no journal to keep, no fsync; the sorts in temporary files.
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
+    withoutJournal(db, ['main', 'build']);
     db.pragma('temp_store = FILE');
     db.pragma('busy_timeout = 5000');
     registerLocaleKey(db);
-    db.prepare('ATTACH DATABASE ? AS cache').run(data.cacheFile);
-    db.prepare('ATTACH DATABASE ? AS build').run(data.buildFile);
-    db.pragma('build.journal_mode = OFF');
-    db.pragma('build.synchronous = OFF');
     fillInScratch(db, data.resource, () => {
       Atomics.store(flags, SLOT.written, 1);
       Atomics.notify(flags, SLOT.written);
-    });
+    }, data.fillChunkRows);
     outcome = OUTCOME.done;
   } catch (error) {
     console.error('search index: building it in a worker failed; the build fills it itself', error);
