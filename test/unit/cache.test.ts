@@ -573,6 +573,9 @@ describe('bulk build settings', () => {
       useBulkWriteSettings(conn);
       expect(conn.pragma('threads', { simple: true })).toBe(SORTER_THREADS);
       expect(conn.pragma('mmap_size', { simple: true })).toBe(0);
+      // Bounded page caches: the file's, and the temporary tables' (SQLite's default is larger).
+      expect(conn.pragma('cache_size', { simple: true })).toBe(-4096);
+      expect(conn.pragma('temp.cache_size', { simple: true })).toBe(-4096);
     } finally {
       conn.close();
     }

@@ -8,6 +8,9 @@ import { registerLocaleKey } from './collation.ts';
 import { createPrivateFile } from './db.ts';
 import { OUTCOME, SLOT, fillInScratch, type SearchIndexWorkerData } from './searchIndexBuild.ts';
 
+/** KiB of page cache for each database the thread's connection uses. */
+const THREAD_CACHE_KIB = 2048;
+
 /**
  * Turns the rollback journal and fsync off for `schemas` of `db`. Defensive mode (better-sqlite3's
  * default) silently keeps the journal, so it is lifted for the pragma; the mode stays once set.
@@ -45,6 +48,9 @@ export function buildSearchIndexInWorker(data: SearchIndexWorkerData): void {
     db.prepare('ATTACH DATABASE ? AS build').run(data.buildFile);
     // Throwaway files: no journal to keep, no fsync; the sorts in temporary files.
     withoutJournal(db, ['main', 'build']);
+    // Each file's pages are read or written mostly in order: small page caches (SQLite's default
+    // here is 16 MiB each, and the sync process's memory is bounded).
+    for (const schema of ['main', 'cache', 'build', 'temp']) db.pragma(`${schema}.cache_size = -${THREAD_CACHE_KIB}`);
     db.pragma('temp_store = FILE');
     db.pragma('busy_timeout = 5000');
     registerLocaleKey(db);
