@@ -22,15 +22,16 @@ export interface BuildSource {
   defaultOrder: string;
   /**
    * Position columns that a build with a search index thread has the thread compute, before it
-   * fills the index, so that both cores sort. They sort without rank tables (collation.ts), so
-   * the thread's sorts need nothing of the connection's.
+   * fills the index, so that both cores sort: as many as make both sides end together at scale.
+   * The thread ranks its own text columns (collation.ts), so its sorts need nothing of the
+   * connection's.
    */
   threadPositions: readonly string[];
 }
 
 /** The staging table of each resource, its positions, and the default order that numbers its rows. */
 export const BUILD_SOURCES: Record<Resource, BuildSource> = {
-  contacts: { stage: 'stage_contacts', positions: CONTACT_POSITIONS, defaultOrder: CONTACT_DEFAULT_ORDER, threadPositions: ['pos_email', 'pos_phone', 'pos_zip'] },
+  contacts: { stage: 'stage_contacts', positions: CONTACT_POSITIONS, defaultOrder: CONTACT_DEFAULT_ORDER, threadPositions: ['pos_email', 'pos_phone', 'pos_zip', 'pos_state', 'pos_verified'] },
   orders: { stage: 'stage_orders', positions: ORDER_POSITIONS, defaultOrder: ORDER_DEFAULT_ORDER, threadPositions: ['pos_id', 'pos_recipients', 'pos_delivered'] },
 };
 
