@@ -34,8 +34,6 @@ export default defineConfig({
           dbWorker: resolve(root, 'electron/main/dbWorker.ts'),
           // The thread a large sync build fills its search index on (cache/searchIndexBuild.ts).
           searchIndexWorker: resolve(root, 'electron/main/searchIndexWorker.ts'),
-          // The thread that checkpoints the cache while the sync stages pages (cache/checkpointer.ts).
-          checkpointWorker: resolve(root, 'electron/main/checkpointWorker.ts'),
           syncProcess: resolve(root, 'electron/main/sync/processEntry.ts'),
           sampleApiWorker: resolve(root, 'electron/main/sampleApi/worker.ts'),
           cli: resolve(root, 'electron/main/cli/index.ts'),

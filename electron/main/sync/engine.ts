@@ -30,7 +30,6 @@ import { isLetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../log.ts';
 import { changeCounts } from '../cache/changes.ts';
-import { startCheckpointer } from '../cache/checkpointer.ts';
 import { buildNext, dropLeftovers, publishNext } from '../cache/publish.ts';
 import { MirrorStaging } from '../cache/staging.ts';
 import { SyncBookkeeping } from '../cache/syncBookkeeping.ts';
@@ -126,13 +125,7 @@ async function runResource(db: Database.Database, books: SyncBookkeeping, run: M
     dropLeftovers(db, run.resource);
     const plan = planRead(run, pageSize);
     run.progress.setPhase('fetching');
-    // The staged pages are checkpointed on another core while the next ones are fetched.
-    const checkpoints = startCheckpointer(db);
-    try {
-      await readUntilConsistent(run, plan);
-    } finally {
-      checkpoints.stop();
-    }
+    await readUntilConsistent(run, plan);
     publish(run);
   } catch (error) {
     recordFailure(run, error);
