@@ -1,19 +1,23 @@
 /**
  * A build's search index filled in a worker thread (cache/searchIndexBuild.ts) is the same index
- * as filled in the sync connection: the same tables byte for byte, the same matches, under the
- * same rowids as the rows, with every sort position a permutation, the thread's positions equal to
- * the connection's — for contacts and for orders, real cache files, a real thread, read by the
- * build's connection and by a reader after the publish. When the thread cannot do its work, the
- * build does it itself and loses nothing; no file of the thread is left behind.
+ * as filled in the sync connection: the same tokens at the same places, the same matches, under
+ * the same rowids as the rows, with every sort position a permutation, the thread's positions
+ * equal to the connection's — for contacts and for orders, real cache files, a real thread, read
+ * by the build's connection and by a reader after the publish. So is the index a thread fills
+ * while the pages are staged, in any order, when the service lists in the default order; when it
+ * does not, or a record was staged twice, or a label has two titles, the thread fills it again at
+ * the build. When the thread cannot do its work, the build does it itself and loses nothing; no
+ * file of the thread is left behind.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
+import { MirrorStaging } from '../../electron/main/cache/staging.ts';
 import { CONTACT_POSITIONS, ORDER_POSITIONS } from '../../electron/main/cache/positions.ts';
 import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
 import { buildFileOf, scratchFileOf, startSearchIndex } from '../../electron/main/cache/searchIndexBuild.ts';
@@ -25,11 +29,14 @@ const CONTACTS = 4000;
 const ORDERS = 1500;
 let dir: string;
 
-/** Contacts of the sample generator, with text that needs the locale order and empty values. */
-function contactRecords(): StagedRecord[] {
+/**
+ * Contacts of the sample generator, with text that needs the locale order and empty values; oldest
+ * first, or with `served` newest first, as the sample API lists them (the default order).
+ */
+function contactRecords(served = false): StagedRecord[] {
   const out: StagedRecord[] = [];
   for (let i = 0; i < CONTACTS; i++) {
-    const c = generateContact(7, i, CONTACTS) as unknown as Record<string, unknown>;
+    const c = generateContact(7, served ? CONTACTS - 1 - i : i, CONTACTS) as unknown as Record<string, unknown>;
     if (i % 97 === 0) Object.assign(c, { fullName: 'Łukasz Zieliński', city: 'Łódź', companyName: '' });
     if (i % 89 === 0) Object.assign(c, { fullName: 'émile Zola', city: null, email: null });
     out.push({ ok: true, record: c });
@@ -37,8 +44,30 @@ function contactRecords(): StagedRecord[] {
   return out;
 }
 
-function orderRecords(): StagedRecord[] {
-  return Array.from({ length: ORDERS }, (_, i) => ({ ok: true, record: generateOrder(7, i, ORDERS, CONTACTS) }));
+function orderRecords(served = false): StagedRecord[] {
+  return Array.from({ length: ORDERS }, (_, i) => ({ ok: true, record: generateOrder(7, served ? ORDERS - 1 - i : i, ORDERS, CONTACTS) }));
+}
+
+/** Pages 0 … n-1 in the order four requests in flight might stage them. */
+function arrivalOrder(n: number): number[] {
+  const pages = Array.from({ length: n }, (_, i) => i);
+  for (let i = 1; i + 2 < n; i += 3) [pages[i], pages[i + 2]] = [pages[i + 2] as number, pages[i] as number];
+  return pages;
+}
+
+/**
+ * A cache into which a first read stages `records` through the mirror's staging, 500 a page in
+ * `pageOrder`, with a thread indexing the pages meanwhile, then built.
+ */
+function builtWhileStaging(name: string, resource: Resource, records: StagedRecord[], pageOrder = arrivalOrder(Math.ceil(records.length / 500))): { db: Database.Database; file: string; builtIn: string } {
+  const file = join(dir, `${name}.sqlite`);
+  const db = openCache(file);
+  const staging = new MirrorStaging(db, resource, undefined, { indexMinRows: 0 });
+  staging.saveState({ runId: 'r', pageSize: 500, serverCount: records.length, pass: 1, accountId: null });
+  for (const page of pageOrder) staging.writePage(1, page, records.length, records.slice(page * 500, page * 500 + 500));
+  let builtIn = '';
+  buildNext(db, resource, 'g', { staged: staging.takeSearchIndex(), onSearchIndex: (where) => (builtIn = where) });
+  return { db, file, builtIn };
 }
 
 /**
@@ -143,6 +172,89 @@ describe('search index filled in a worker thread', () => {
       inWorker.db.close();
     });
   }
+
+  for (const resource of ['contacts', 'orders'] as const) {
+    it(`${resource}: the index filled while the pages are staged, out of order, is the build's`, () => {
+      const records = resource === 'contacts' ? contactRecords(true) : orderRecords(true);
+      const reference = built(`${resource}-staged-reference`, resource, records, Number.POSITIVE_INFINITY);
+      const staged = builtWhileStaging(`${resource}-staged`, resource, records);
+      expect(staged.builtIn).toBe('staging');
+      const a = snapshotOf(reference.db, resource);
+      const b = snapshotOf(staged.db, resource);
+      expect(b.rows).toHaveLength(records.length);
+      expect(b).toEqual(a);
+      expect(b.index.tokens?.length).toBeGreaterThan(records.length);
+      for (const hits of Object.values(b.matches)) expect(hits.length).toBeGreaterThan(0);
+      const fts = `${resource}_fts_next`;
+      staged.db.prepare(`INSERT INTO ${fts} (${fts}, rank) VALUES ('integrity-check', 0)`).run();
+      expect(existsSync(scratchFileOf(staged.file, resource))).toBe(false);
+      expect(existsSync(buildFileOf(staged.file, resource))).toBe(false);
+      expect(attachedTo(staged.db)).toEqual([]);
+      reference.db.close();
+      staged.db.close();
+    });
+  }
+
+  /** Served records that the index filled while staging cannot serve, and why. */
+  const unusable: [string, Resource, () => StagedRecord[]][] = [
+    ['the service lists in another order than the default', 'contacts', () => contactRecords(false)],
+    ['the service lists in another order than the default', 'orders', () => orderRecords(false)],
+    ['a record is listed on two pages', 'contacts', () => {
+      const records = contactRecords(true);
+      records[1700] = records[20] as StagedRecord;
+      return records;
+    }],
+    ['a label has two titles', 'contacts', () => {
+      const records = contactRecords(true);
+      const labelled = records.map((r) => (r.ok ? (r.record as { ContactLabels: { id: string; title: string }[] }) : null)).filter((c) => c && c.ContactLabels.length > 0);
+      const [first, second] = labelled;
+      const label = first?.ContactLabels[0] as { id: string; title: string };
+      second?.ContactLabels.push({ id: label.id, title: `${label.title} (renamed)` });
+      return records;
+    }],
+    ['a contact lists a label twice', 'contacts', () => {
+      const records = contactRecords(true);
+      const labelled = records.map((r) => (r.ok ? (r.record as { ContactLabels: { id: string; title: string }[] }) : null)).find((c) => c && c.ContactLabels.length > 0);
+      labelled?.ContactLabels.push({ ...(labelled.ContactLabels[0] as { id: string; title: string }) });
+      return records;
+    }],
+  ];
+  for (const [why, resource, recordsOf] of unusable) {
+    it(`${resource}: when ${why}, the thread fills the index again at the build`, () => {
+      const records = recordsOf();
+      const name = `${resource}-unusable-${why.replaceAll(' ', '-')}`;
+      const reference = built(`${name}-reference`, resource, records, Number.POSITIVE_INFINITY);
+      const staged = builtWhileStaging(name, resource, records);
+      expect(staged.builtIn).toBe('worker');
+      expect(snapshotOf(staged.db, resource)).toEqual(snapshotOf(reference.db, resource));
+      reference.db.close();
+      staged.db.close();
+    });
+  }
+
+  it('a read that stops before its build stops the thread and leaves none of its files', async () => {
+    const records = contactRecords(true);
+    const file = join(dir, 'stopped-read.sqlite');
+    const db = openCache(file);
+    const staging = new MirrorStaging(db, 'contacts', undefined, { indexMinRows: 0 });
+    staging.saveState({ runId: 'r', pageSize: 500, serverCount: records.length, pass: 1, accountId: null });
+    staging.writePage(1, 0, records.length, records.slice(0, 500));
+    // The thread has started: its file is there.
+    await vi.waitFor(() => expect(existsSync(scratchFileOf(file, 'contacts'))).toBe(true), { timeout: 10_000 });
+    // A second pass (drift) stops it, and starts none: only a first read is indexed meanwhile.
+    staging.saveState({ runId: 'r', pageSize: 500, serverCount: records.length, pass: 2, accountId: null });
+    expect(staging.takeSearchIndex()).toBeNull();
+    expect(existsSync(scratchFileOf(file, 'contacts'))).toBe(false);
+    expect(existsSync(buildFileOf(file, 'contacts'))).toBe(false);
+    // A staging continued after its process ended is not indexed meanwhile either.
+    staging.saveState({ runId: 'r', pageSize: 500, serverCount: records.length, pass: 1, accountId: null });
+    expect(staging.takeSearchIndex()).toBeNull();
+    staging.clear();
+    staging.saveState({ runId: 'r', pageSize: 500, serverCount: records.length, pass: 1, accountId: null });
+    staging.stopIndexing();
+    expect(existsSync(scratchFileOf(file, 'contacts'))).toBe(false);
+    db.close();
+  });
 
   for (const [what, fileOf] of [['its index', scratchFileOf], ['its labels and positions', buildFileOf]] as const) {
     it(`when the thread cannot write ${what}, the build does the thread's work itself`, () => {

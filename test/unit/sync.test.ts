@@ -19,6 +19,8 @@ import { acquireSyncLock } from '../../electron/main/sync/lock.ts';
 import { syncLockPath } from '../../electron/main/paths.ts';
 import { SYNC_PROCESS_FLAGS, nodeSyncProcessLauncher, type SyncProcessExit, type SyncProcessStats } from '../../electron/main/sync/process.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
+import { logger } from '../../electron/main/log.ts';
+import { WORKER_MIN_ROWS } from '../../electron/main/cache/searchIndexBuild.ts';
 
 let dir: string;
 const tokens = { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN };
@@ -92,6 +94,35 @@ describe('sync against the sample API', () => {
       expect(getOrder(db, order!.id)?.recipients.length).toBe(order!.recipients);
       expect(countContacts(db, {}).count).toBe(api.dataset.contactCount);
     } finally {
+      db.close();
+      await api.close();
+    }
+  });
+
+  it('a large first sync has its search index filled while the pages are staged, and a second one too', { timeout: 120_000 }, async () => {
+    const contacts = WORKER_MIN_ROWS + 2_000;
+    const api = await startSampleApi({ contacts, orders: 0, seed: 4 });
+    const file = join(dir, 'staged.sqlite');
+    const db = openCache(file);
+    const said = vi.spyOn(logger, 'info');
+    try {
+      for (const round of [1, 2]) {
+        if (round === 2) api.dataset.updateContact([...api.dataset.contactIds()][4321] as string, { lastName: 'Quillfeather' });
+        said.mockClear();
+        const runs = await runSync(db, source(api), { resources: ['contacts'], pageSize: 1000 });
+        expect(runs.map((r) => [r.outcome, r.rows])).toEqual([['succeeded', contacts]]);
+        const published = said.mock.calls.map((c) => String(c[0])).find((m) => m.startsWith('sync contacts:'));
+        expect(published).toContain('search index built by a worker thread while the pages were staged');
+        expectMirror(db, api, false);
+        // Found by words of its own, under its own rowid: the index's rows are the mirror's.
+        const probe = api.dataset.contactAt(contacts - 17);
+        const hits = queryContacts(db, { search: `${probe.firstName} ${probe.lastName} ${probe.city}` }, { offset: 0, limit: 50 }).rows.map((r) => r.id);
+        expect(hits).toContain(probe.id);
+        if (round === 2) expect(queryContacts(db, { search: 'quillfeather' }, { offset: 0, limit: 5 }).rows.map((r) => r.id)).toEqual([[...api.dataset.contactIds()][4321]]);
+        expect(readdirSync(dir).filter((n) => n.startsWith('staged.sqlite.contacts-'))).toEqual([]);
+      }
+    } finally {
+      said.mockRestore();
       db.close();
       await api.close();
     }

@@ -155,6 +155,15 @@ export interface StagedPage {
   ids: string[];
 }
 
+/** A page written into the mirror's staging: also the rowid its first row was staged under. */
+export interface StagedMirrorPage extends StagedPage {
+  /**
+   * The staging rowid of the page's first row, or null for an empty page. Its rows are staged
+   * under consecutive rowids from there, in the page's order, unless one replaced another.
+   */
+  firstRowid: number | null;
+}
+
 /**
  * Prepared staging writer for one connection. `writePage` writes one page in its own transaction
  * (rows upserted by id with the current `pass`, recipients of a re-read order replaced) and records
@@ -186,9 +195,10 @@ export class StageWriter {
    * @param serverCount `data.count` the server reported with this page
    * @param records the page's records in server order
    */
-  writePage(resource: Resource, pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage {
+  writePage(resource: Resource, pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedMirrorPage {
     const ids: string[] = [];
     let invalid = 0;
+    let firstRowid: number | null = null;
     this.db.transaction(() => {
       for (const [index, rec] of records.entries()) {
         const raw = rec.ok ? rec.record : rec.raw;
@@ -203,19 +213,21 @@ export class StageWriter {
             if (rec.ok) invalid += 1;
           });
           ids.push(values[0] as string);
-          this.insertContact.run(...values, pass);
+          const { lastInsertRowid } = this.insertContact.run(...values, pass);
+          firstRowid ??= Number(lastInsertRowid);
         } else {
           const { order, recipients } = storable(raw, reason, (r, why) => orderValues(r, why, fallbackId), () => {
             if (rec.ok) invalid += 1;
           });
           ids.push(order[0] as string);
-          this.insertOrder.run(...order, pass);
+          const { lastInsertRowid } = this.insertOrder.run(...order, pass);
+          firstRowid ??= Number(lastInsertRowid);
           this.deleteRecipients.run(order[0]);
           for (const values of recipients) this.insertRecipient.run(...values);
         }
       }
       this.insertPage.run(resource, pass, page, records.length, serverCount);
     })();
-    return { rows: records.length, invalid, ids };
+    return { rows: records.length, invalid, ids, firstRowid };
   }
 }

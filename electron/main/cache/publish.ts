@@ -11,7 +11,8 @@ import type { Resource } from '../../../shared/serviceRecords.ts';
 import { sorterThreadsBeside, tableDefinitionAs } from './db.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from './ingest.ts';
 import { BUILD_SOURCES, computePositions } from './sortPositions.ts';
-import { THREAD_POSITIONS_TABLE, buildFileOf, removeScratch, scratchFileOf, startSearchIndex, writeLabels } from './searchIndexBuild.ts';
+import { THREAD_POSITIONS_TABLE, buildFileOf, removeScratch, scratchFileOf, startSearchIndex, type StagingSearchIndex } from './searchIndexBuild.ts';
+import { writeLabels } from './searchIndexFill.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
 import { buildViewRowsNext, reconcileViewsOnPublish } from './viewMirror.ts';
@@ -53,9 +54,13 @@ function createNextIndexes(db: Database.Database, table: string, gen: string): v
   }
 }
 
-/** Drops `_next` / `_old` leftovers of an interrupted build or publish. */
-export function dropLeftovers(db: Database.Database, resource: Resource): void {
-  if (!db.memory) {
+/**
+ * Drops `_next` / `_old` leftovers of an interrupted build or publish, and the files of its search
+ * index thread unless `threadFiles` is false (a read's thread, which the build takes over, has
+ * them open).
+ */
+export function dropLeftovers(db: Database.Database, resource: Resource, threadFiles = true): void {
+  if (!db.memory && threadFiles) {
     removeScratch(scratchFileOf(db.name, resource));
     removeScratch(buildFileOf(db.name, resource));
   }
@@ -119,8 +124,16 @@ export interface BuildOptions {
   workerMinRows?: number;
   /** Rows the worker thread indexes a statement. @default FILL_CHUNK_ROWS (searchIndexBuild.ts) */
   fillChunkRows?: number;
-  /** Called with where the search index was filled: in a worker thread, or in the connection. */
-  onSearchIndex?: (builtIn: 'worker' | 'connection') => void;
+  /**
+   * The thread that indexed the pages as they were staged (searchIndexBuild.ts
+   * `indexWhileStaging`), which the build takes over and disposes of. @default none
+   */
+  staged?: StagingSearchIndex | null;
+  /**
+   * Called with where the search index was filled: by a worker thread while the pages were
+   * staged, by one at the build, or in the connection.
+   */
+  onSearchIndex?: (builtIn: 'staging' | 'worker' | 'connection') => void;
 }
 
 /**
@@ -133,14 +146,19 @@ export interface BuildOptions {
  * @returns the number of rows built
  */
 export function buildNext(db: Database.Database, resource: Resource, gen: string, options: BuildOptions = {}): number {
-  const { onPhase, compare = false, workerMinRows, fillChunkRows, onSearchIndex } = options;
-  dropLeftovers(db, resource);
+  const { onPhase, compare = false, workerMinRows, fillChunkRows, staged, onSearchIndex } = options;
+  dropLeftovers(db, resource, !staged);
   for (const t of SNAPSHOT_TABLES[resource]) createNext(db, t);
   onPhase?.('indexing');
-  const search = startSearchIndex(db, resource, workerMinRows, fillChunkRows);
+  const search = startSearchIndex(db, resource, workerMinRows, fillChunkRows, staged);
   // A search index thread keeps a core busy: the connection's sorts get helpers only on the others.
+  // Once done, the thread checkpoints the WAL while this connection writes, which then does not.
   const sorterThreads = db.pragma('threads', { simple: true }) as number;
-  if (search.threadPositions.length > 0) db.pragma(`threads = ${Math.min(sorterThreads, sorterThreadsBeside(1))}`);
+  const autocheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+  if (search.threadPositions.length > 0) {
+    db.pragma(`threads = ${Math.min(sorterThreads, sorterThreadsBeside(1))}`);
+    db.pragma('wal_autocheckpoint = 0');
+  }
   try {
     // A large build's thread writes the contacts' labels and some sort positions meanwhile, then
     // fills the search index (searchIndexBuild.ts); this connection computes the other positions,
@@ -167,6 +185,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   } finally {
     search.dispose();
     db.pragma(`threads = ${sorterThreads}`);
+    db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
   }
   if (compare) buildChangesNext(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts') && !COMPLETE_BEFORE_INDEX[resource].includes(t)) createNextIndexes(db, t, gen);

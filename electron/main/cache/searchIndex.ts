@@ -24,18 +24,23 @@ function ownTokensSql(c: string): string {
  * SQL expression of a contact's filter tokens (the `f` column of `contacts_fts`), the SQL side of
  * viewParts.ts `CONTACT_FILTER_TOKENS`: hex() of the same UTF-8 bytes, the same prefixes; a NULL state
  * gives the token of '' (hex(NULL) is ''), the one "(none)" state; NULL live mode gives no token.
+ * The labels' tokens come in the contact's order of its labels, as in {@link recordFilterTokensSql}.
  * @param c alias of the contact row
  * @param contactLabels, labels the contact–label link table and the label table to read
  */
 export function contactFilterTokensSql(c: string, contactLabels: string, labels: string): string {
   return `concat_ws(' ', ${ownTokensSql(c)},
-    (SELECT group_concat(${MARK} || 'b' || hex(l.id) || ' ' || ${MARK} || 't' || hex(l.title), ' ') FROM ${contactLabels} cl JOIN ${labels} l ON l.id = cl.label_id WHERE cl.contact_id = ${c}.id))`;
+    (SELECT group_concat(${MARK} || 'b' || hex(l.id) || ' ' || ${MARK} || 't' || hex(l.title), ' ' ORDER BY cl.position) FROM ${contactLabels} cl JOIN ${labels} l ON l.id = cl.label_id WHERE cl.contact_id = ${c}.id))`;
 }
 
-/** The same filter tokens with the labels read from the row's own `label_list` (members newer than the mirror). */
+/**
+ * The same filter tokens with the labels read from the row's own `label_list` (members newer than
+ * the mirror, the search index filled while pages are staged): the same text as
+ * {@link contactFilterTokensSql} when each label has one title and no contact lists a label twice.
+ */
 export function recordFilterTokensSql(c: string): string {
   return `concat_ws(' ', ${ownTokensSql(c)},
-    (SELECT group_concat(${MARK} || 'b' || hex(j.value ->> 'id') || ' ' || ${MARK} || 't' || hex(j.value ->> 'title'), ' ') FROM json_each(${c}.label_list) j))`;
+    (SELECT group_concat(${MARK} || 'b' || hex(j.value ->> 'id') || ' ' || ${MARK} || 't' || hex(j.value ->> 'title'), ' ' ORDER BY j.key) FROM json_each(${c}.label_list) j))`;
 }
 
 /**

@@ -1,22 +1,24 @@
 /**
  * The search index of a build (publish.ts): `contacts_fts_next` or `orders_fts_next`, filled once
  * in the rows' default order. A large build fills it in a worker thread of its own
- * (searchIndexWorker.ts), on another core than the sync connection. The thread starts with the
- * build and works from the committed staging alone: into a file of its own (the build file) it
- * writes the contacts' labels and the sort positions of a few columns (sortPositions.ts
- * `threadPositions`), which the connection reads from there instead of computing them; then it
- * fills the index into a second file. The connection meanwhile computes the other positions,
- * copies the rows with both and indexes the new mirror, and at the end copies the finished
- * index's tables in. A small build, or one whose thread failed, does the thread's part in the
- * connection, where a thread would cost more to start than it saves.
+ * (searchIndexWorker.ts), on another core than the sync connection. A sync's thread starts with
+ * the read (cache/staging.ts) and indexes the pages as they are staged, each row under its place
+ * in the service's order; at the build it keeps that index when the service's order turned out to
+ * be the default order, and otherwise fills it again (searchIndexThread.ts). At the build, from
+ * the committed staging alone, the thread writes into a file of its own (the build file) the
+ * contacts' labels and the sort positions of a few columns (sortPositions.ts `threadPositions`),
+ * which the connection reads from there instead of computing them; the index goes into a second
+ * file. The connection meanwhile computes the other positions, copies the rows with both and
+ * indexes the new mirror, and at the end copies the finished index's tables in. A small build, or
+ * one whose thread failed, does the thread's part in the connection, where a thread would cost
+ * more to start than it saves.
  */
 import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
-import { CONTACT_FTS_COLUMNS, ORDER_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql, orderFtsValuesSql } from './searchIndex.ts';
-import { tableDefinitionAs } from './db.ts';
-import { BUILD_SOURCES, writePositions } from './sortPositions.ts';
+import { CONNECTION_INPUTS, SOURCES, fillSql, withoutAutomerge } from './searchIndexFill.ts';
+import { BUILD_SOURCES } from './sortPositions.ts';
 
 /** Staged rows from which a build fills its search index in a worker thread (fewer: in the connection). */
 export const WORKER_MIN_ROWS = 50_000;
@@ -24,81 +26,11 @@ export const WORKER_MIN_ROWS = 50_000;
 /** How long a worker thread may take to start before the build fills the index itself (ms). */
 const WORKER_START_TIMEOUT_MS = 20_000;
 
-/** FTS5's default size of the in-memory buffer of pending index data (bytes; FTS5 `hashsize`). */
-const FTS_DEFAULT_HASH_SIZE = 1024 * 1024;
-/**
- * The buffer while the search index is filled in bulk: each time the buffer is full FTS5 writes a
- * segment, and fewer, larger segments mean less merging. Larger buffers are faster still but cost
- * the sync process memory it has not got to spare.
- */
-const FTS_BULK_HASH_SIZE = 4 * 1024 * 1024;
-
 /**
  * The tables in which FTS5 keeps a contentless index (`content=''`): the segments, their term
  * index, each row's column sizes, and the settings. Copying them copies the index.
  */
 const FTS_SHADOW_TABLES = ['data', 'idx', 'docsize', 'config'] as const;
-
-/** The new mirror each resource's search index is filled from in the connection, and the index. */
-const SOURCES: Record<Resource, { mirror: string; fts: string }> = {
-  contacts: { mirror: 'contacts_next', fts: 'contacts_fts' },
-  orders: { mirror: 'orders_next', fts: 'orders_fts' },
-};
-
-/** Where a search index is filled from reads what it holds besides the rows: the contacts' labels, the orders' recipients. */
-interface IndexInputs {
-  contactLabels: string;
-  labels: string;
-  recipients: string;
-}
-
-/** The build's own `_next` tables, which the connection fills the index from. */
-const CONNECTION_INPUTS: IndexInputs = { contactLabels: 'main.contact_labels_next', labels: 'main.labels_next', recipients: 'main.order_recipients_next' };
-/**
- * The thread's: the labels it wrote to its build file, and the staged recipients (the same rows
- * as `order_recipients_next`, which holds those of every staged order, under the same key order).
- */
-const THREAD_INPUTS: IndexInputs = { contactLabels: 'build.contact_labels', labels: 'build.labels', recipients: 'cache.stage_order_recipients' };
-
-/**
- * The INSERT that fills search index `fts` from rows `x` of `from`, whose rowid in the mirror is
- * `rowid`, with the labels or recipients of `inputs`. One statement for the thread and the
- * connection, so both index the same text.
- */
-function fillSql(resource: Resource, fts: string, rowid: string, from: string, inputs: IndexInputs): string {
-  if (resource === 'contacts') {
-    const tokens = contactFilterTokensSql('x', inputs.contactLabels, inputs.labels);
-    return `INSERT INTO ${fts} (rowid, ${CONTACT_FTS_COLUMNS}) SELECT ${rowid}, ${contactFtsValuesSql('x', tokens)} FROM ${from}`;
-  }
-  return `INSERT INTO ${fts} (rowid, ${ORDER_FTS_COLUMNS}) SELECT ${rowid}, ${orderFtsValuesSql('x', inputs.recipients)} FROM ${from}`;
-}
-
-/**
- * Writes the labels of the contacts staged in `stage`: each label once into `labels` (its title
- * the greatest of the titles the contacts carry for it), and each contact's labels into
- * `contactLabels` with their place in its list (a label listed twice on one contact counts once).
- * The tables have the definitions of the cache's `labels` and `contact_labels`.
- */
-export function writeLabels(db: Database.Database, stage: string, labels: string, contactLabels: string): void {
-  db.exec(`INSERT INTO ${labels} (id, title) SELECT j.value ->> 'id', max(j.value ->> 'title') FROM ${stage} s, json_each(s.label_list) j GROUP BY 1`);
-  db.exec(`INSERT OR IGNORE INTO ${contactLabels} (contact_id, label_id, position) SELECT s.id, j.value ->> 'id', j.key FROM ${stage} s, json_each(s.label_list) j`);
-}
-
-/**
- * Fills the search index `fts` with `insert`, then merges it into one segment ('optimize').
- * During the bulk insert FTS5's automatic merging is off: it would merge segments that
- * 'optimize' merges again anyway (the index after 'optimize' is the same single segment, built
- * in less time), and its pending-data buffer is {@link FTS_BULK_HASH_SIZE}. Afterwards both are
- * back at FTS5's defaults (automerge 4, 1 MiB), for any later writer.
- */
-function withoutAutomerge(db: Database.Database, fts: string, insert: () => void): void {
-  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 0)`);
-  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${FTS_BULK_HASH_SIZE})`);
-  insert();
-  db.exec(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`);
-  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 4)`);
-  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_SIZE})`);
-}
 
 /**
  * Fills `<fts>_next` of `resource` in the connection from the new mirror `<mirror>_next`, whose
@@ -110,43 +42,27 @@ function fillFromMirror(db: Database.Database, resource: Resource): void {
 }
 
 /**
- * Rows the thread indexes a statement, each statement its own transaction and so its own read of
- * the cache (see {@link fillInScratch}). Each also ends an FTS5 segment, which 'optimize' merges.
+ * Rows the thread indexes a statement at the build, each statement its own transaction and so
+ * its own read of the cache (searchIndexThread.ts). Each also ends an FTS5 segment, which
+ * 'optimize' merges.
  */
 export const FILL_CHUNK_ROWS = 100_000;
+
+/**
+ * Rows of staged pages the thread indexes a transaction while pages are staged: a short read of
+ * the cache each, about what fills FTS5's buffer once.
+ */
+export const STAGED_CHUNK_ROWS = 20_000;
 
 /** The table of the thread's positions in its build file. */
 export const THREAD_POSITIONS_TABLE = 'thread_positions';
 
-/**
- * The worker thread's work, in `db` (the thread's own file, with the cache attached as `cache`
- * and its build file as `build`): writes the staged contacts' labels to the build file, with the
- * definitions of the cache's tables, and numbers the staged rows in the default order, their
- * rowids in the mirror to be, with the positions of `resource`'s `threadPositions` (both by the
- * same function as the build's other positions: sortPositions.ts `writePositions`); calls
- * `written`; then creates the search index with the cache's definition and fills it from the
- * staged rows in that order, `chunkRows` rows a statement.
- * @throws on any SQLite error (the build then does what is missing itself)
- */
-export function fillInScratch(db: Database.Database, resource: Resource, written: () => void, chunkRows = FILL_CHUNK_ROWS): void {
-  const { stage, threadPositions } = BUILD_SOURCES[resource];
-  const { fts } = SOURCES[resource];
-  db.exec(tableDefinitionAs(db, 'cache', fts, `main.${fts}`));
-  if (resource === 'contacts') {
-    for (const table of ['labels', 'contact_labels']) db.exec(tableDefinitionAs(db, 'cache', table, `build.${table}`));
-    writeLabels(db, `cache.${stage}`, THREAD_INPUTS.labels, THREAD_INPUTS.contactLabels);
-  }
-  writePositions(db, resource, 'cache', 'build', THREAD_POSITIONS_TABLE, threadPositions);
-  written();
-  const range = `build.${THREAD_POSITIONS_TABLE} o JOIN cache.${stage} x ON x.rowid = o.srow WHERE o.rn BETWEEN ? AND ? ORDER BY o.rn`;
-  const insert = db.prepare(fillSql(resource, `main.${fts}`, 'o.rn', range, THREAD_INPUTS));
-  const rows = (db.prepare(`SELECT count(*) AS n FROM build.${THREAD_POSITIONS_TABLE}`).get() as { n: number }).n;
-  // One statement a chunk, each its own transaction: a read of the cache that lasted the whole
-  // fill would keep the connection's checkpoints from emptying its WAL, which would then grow
-  // by everything the build writes meanwhile.
-  withoutAutomerge(db, fts, () => {
-    for (let from = 1; from <= rows; from += chunkRows) insert.run(from, from + chunkRows - 1);
-  });
+/** A read whose pages the thread indexes as they are staged: where each row of a page belongs. */
+export interface StagedRead {
+  /** Rows a page (the last may have fewer): row i of page p is the service's row p × pageSize + i. */
+  pageSize: number;
+  /** Pages of the read. */
+  pages: number;
 }
 
 /** What the worker thread is given (searchIndexWorker.ts). */
@@ -158,17 +74,28 @@ export interface SearchIndexWorkerData {
   /** The worker's build file: what it computes for the build (labels, positions), which the build reads. */
   buildFile: string;
   resource: Resource;
-  /** Rows the worker indexes a statement ({@link FILL_CHUNK_ROWS}). */
+  /** Rows the worker indexes a statement at the build ({@link FILL_CHUNK_ROWS}). */
   fillChunkRows: number;
+  /** The read whose pages it indexes as they are staged ({@link SearchIndexMessage}), or null. */
+  staged: StagedRead | null;
   /** Int32 slots ({@link SLOT}) through which the worker and the blocked build tell each other how far they are. */
   state: SharedArrayBuffer;
 }
 
 /**
- * The Int32 slots of {@link SearchIndexWorkerData.state}: `outcome` ({@link OUTCOME}), `started`
- * 1 once the worker's code runs, `written` 1 once its build file is committed.
+ * What the worker is told: a page of the read was staged (`firstRowid` the staging rowid of its
+ * first row, null when it has none), or 'build': every page is staged, start the build's part.
  */
-export const SLOT = { outcome: 0, started: 1, written: 2 } as const;
+export type SearchIndexMessage = { page: number; firstRowid: number | null; rows: number } | 'build';
+
+/**
+ * The Int32 slots of {@link SearchIndexWorkerData.state}: `outcome` ({@link OUTCOME}), `started`
+ * 1 once the worker's code runs, `written` 1 once its build file is committed, `staged` 1 when
+ * the index it filled while pages were staged was kept; set by the build: `building` 1 once the
+ * build has begun (before its message arrives), `stop` 1 when the build no longer needs the
+ * thread's checkpoints.
+ */
+export const SLOT = { outcome: 0, started: 1, written: 2, staged: 3, building: 4, stop: 5 } as const;
 /** The values of the outcome slot. */
 export const OUTCOME = { running: 0, done: 1, failed: 2 } as const;
 
@@ -215,23 +142,136 @@ export interface SearchIndexBuild {
    * `<mirror>_next` and the `_next` labels or recipients, which must be whole by then.
    */
   finish(): void;
-  /** Where the index was filled (known once {@link finish} has returned). */
-  builtIn(): 'worker' | 'connection';
+  /**
+   * Where the index was filled (known once {@link finish} has returned): by the thread while the
+   * pages were staged, by the thread at the build, or in the connection.
+   */
+  builtIn(): 'staging' | 'worker' | 'connection';
   /** Stops the worker if it still runs, detaches and deletes its files. */
   dispose(): void;
 }
 
 /**
- * Starts filling `resource`'s search index for the build: in a worker thread when there are at
- * least `workerMinRows` staged rows and the cache is a file, else (at {@link SearchIndexBuild.finish})
- * in the connection.
- * @param db the sync connection, outside a transaction, with the staging committed
- * @param fillChunkRows rows the worker indexes a statement ({@link FILL_CHUNK_ROWS})
+ * A read's search index thread, indexing the pages as they are staged ({@link indexWhileStaging});
+ * a build takes it over ({@link startSearchIndex}).
  */
-export function startSearchIndex(db: Database.Database, resource: Resource, workerMinRows = WORKER_MIN_ROWS, fillChunkRows = FILL_CHUNK_ROWS): SearchIndexBuild {
+export interface StagingSearchIndex {
+  /**
+   * Tells the thread that page `page` of the read is committed: `rows` rows staged under
+   * consecutive rowids from `firstRowid` (null for an empty page). Never throws.
+   */
+  pageWritten(page: number, firstRowid: number | null, rows: number): void;
+  /** Stops the thread and deletes its files (a read that does not end in a build). */
+  dispose(): void;
+}
+
+/** A search index worker thread and the shared state through which it says how far it is. */
+class IndexThread implements StagingSearchIndex {
+  readonly scratchFile: string;
+  readonly buildFile: string;
+  readonly #worker: Worker;
+  readonly #flags: Int32Array;
+  readonly #since = performance.now();
+  #givenUp = false;
+  #building = false;
+
+  /** @throws when the worker cannot be created */
+  constructor(db: Database.Database, resource: Resource, fillChunkRows: number, staged: StagedRead | null) {
+    this.scratchFile = scratchFileOf(db.name, resource);
+    this.buildFile = buildFileOf(db.name, resource);
+    removeScratch(this.scratchFile);
+    removeScratch(this.buildFile);
+    const state = new SharedArrayBuffer(4 * Object.keys(SLOT).length);
+    this.#flags = new Int32Array(state);
+    const workerData: SearchIndexWorkerData = { cacheFile: db.name, scratchFile: this.scratchFile, buildFile: this.buildFile, resource, fillChunkRows, staged, state };
+    this.#worker = new Worker(workerUrl(), { workerData });
+    // A failure is said through `state`; the thread's own error event could not reach a blocked build.
+    this.#worker.on('error', () => {});
+  }
+
+  pageWritten(page: number, firstRowid: number | null, rows: number): void {
+    if (!this.#building) this.#post({ page, firstRowid, rows });
+  }
+
+  /** Starts the build's part: every page is staged. */
+  build(): void {
+    this.#building = true;
+    Atomics.store(this.#flags, SLOT.building, 1);
+    this.#post('build');
+  }
+
+  #post(message: SearchIndexMessage): void {
+    try {
+      this.#worker.postMessage(message);
+    } catch {
+      // A thread that has ended says so through its outcome slot.
+    }
+  }
+
+  /** Whether the index the thread filled while the pages were staged was kept. */
+  keptStaged(): boolean {
+    return Atomics.load(this.#flags, SLOT.staged) === 1;
+  }
+
+  /**
+   * Blocks until `slot` holds `value` or the worker has ended; gives the worker up (and stops it)
+   * if its code has not started after a while (its script missing). The build cannot yield to the
+   * event loop, so the worker says how far it is through shared memory.
+   * @returns whether `slot` holds `value`
+   */
+  waitFor(slot: number, value: number): boolean {
+    const flags = this.#flags;
+    while (!this.#givenUp && Atomics.load(flags, slot) !== value && Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
+      Atomics.wait(flags, slot, Atomics.load(flags, slot), 500);
+      if (Atomics.load(flags, SLOT.started) === 0 && performance.now() - this.#since > WORKER_START_TIMEOUT_MS) {
+        this.#givenUp = true;
+        void this.#worker.terminate();
+      }
+    }
+    return Atomics.load(flags, slot) === value;
+  }
+
+  dispose(): void {
+    // A thread that has said how it ended has closed its files, and ends by itself once told to
+    // stop checkpointing; one that still runs is stopped.
+    Atomics.store(this.#flags, SLOT.stop, 1);
+    Atomics.notify(this.#flags, SLOT.stop);
+    if (Atomics.load(this.#flags, SLOT.outcome) === OUTCOME.running) void this.#worker.terminate();
+    removeScratch(this.scratchFile);
+    removeScratch(this.buildFile);
+  }
+}
+
+/**
+ * Starts a thread that indexes `resource`'s pages as a read stages them, when the read has at
+ * least `workerMinRows` rows and the cache is a file: each page's rows under their places in the
+ * service's order (row i of page p at p × pageSize + i + 1). The build keeps that index when
+ * those places are the default order (the service lists in it) and nothing was staged twice.
+ * @param db the sync connection, its staging empty
+ * @param read the pages of the read ({@link StagedRead}); `count` its rows
+ * @returns the thread, or null (none needed, or it could not start: the build then starts one)
+ */
+export function indexWhileStaging(db: Database.Database, resource: Resource, read: StagedRead & { count: number }, workerMinRows = WORKER_MIN_ROWS): StagingSearchIndex | null {
+  if (read.count < workerMinRows || db.memory) return null;
+  try {
+    return new IndexThread(db, resource, FILL_CHUNK_ROWS, { pageSize: read.pageSize, pages: read.pages });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts filling `resource`'s search index for the build: in the thread `staged` that indexed the
+ * pages as they were staged, or in a new worker thread when there are at least `workerMinRows`
+ * staged rows and the cache is a file, else (at {@link SearchIndexBuild.finish}) in the
+ * connection.
+ * @param db the sync connection, outside a transaction, with the staging committed
+ * @param fillChunkRows rows a new worker indexes a statement ({@link FILL_CHUNK_ROWS})
+ * @param staged the read's thread ({@link indexWhileStaging}), now the build's to dispose of
+ */
+export function startSearchIndex(db: Database.Database, resource: Resource, workerMinRows = WORKER_MIN_ROWS, fillChunkRows = FILL_CHUNK_ROWS, staged?: StagingSearchIndex | null): SearchIndexBuild {
   const { stage, threadPositions } = BUILD_SOURCES[resource];
   const { fts } = SOURCES[resource];
-  const rows = (db.prepare(`SELECT count(*) AS n FROM main.${stage}`).get() as { n: number }).n;
   const inConnection: SearchIndexBuild = {
     threadPositions: [],
     threadFile: () => null,
@@ -239,39 +279,19 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
     builtIn: () => 'connection',
     dispose: () => {},
   };
-  if (rows < workerMinRows || db.memory || db.inTransaction) return inConnection;
-  const scratchFile = scratchFileOf(db.name, resource);
-  const buildFile = buildFileOf(db.name, resource);
-  removeScratch(scratchFile);
-  removeScratch(buildFile);
-  const state = new SharedArrayBuffer(4 * Object.keys(SLOT).length);
-  const flags = new Int32Array(state);
-  let worker: Worker;
-  try {
-    worker = new Worker(workerUrl(), { workerData: { cacheFile: db.name, scratchFile, buildFile, resource, fillChunkRows, state } satisfies SearchIndexWorkerData });
-  } catch {
-    return inConnection;
-  }
-  // A failure is said through `state`; the thread's own error event could not reach a blocked build.
-  worker.on('error', () => {});
-  const since = performance.now();
-  let givenUp = false;
-  /**
-   * Blocks until `slot` holds `value` or the worker has ended; gives the worker up (and stops it)
-   * if its code has not started after a while (its script missing). The build cannot yield to the
-   * event loop, so the worker says how far it is through shared memory.
-   * @returns whether `slot` holds `value`
-   */
-  const waitFor = (slot: number, value: number): boolean => {
-    while (!givenUp && Atomics.load(flags, slot) !== value && Atomics.load(flags, SLOT.outcome) === OUTCOME.running) {
-      Atomics.wait(flags, slot, Atomics.load(flags, slot), 500);
-      if (Atomics.load(flags, SLOT.started) === 0 && performance.now() - since > WORKER_START_TIMEOUT_MS) {
-        givenUp = true;
-        void worker.terminate();
-      }
+  let thread: IndexThread;
+  if (staged instanceof IndexThread && !db.inTransaction) thread = staged;
+  else {
+    staged?.dispose();
+    const rows = (db.prepare(`SELECT count(*) AS n FROM main.${stage}`).get() as { n: number }).n;
+    if (rows < workerMinRows || db.memory || db.inTransaction) return inConnection;
+    try {
+      thread = new IndexThread(db, resource, fillChunkRows, null);
+    } catch {
+      return inConnection;
     }
-    return Atomics.load(flags, slot) === value;
-  };
+  }
+  thread.build();
   const attached: string[] = [];
   const attach = (file: string, alias: string): string => {
     db.prepare(`ATTACH DATABASE ? AS ${alias}`).run(file);
@@ -283,15 +303,15 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
   let fellBack = false;
   return {
     threadPositions,
-    threadFile: () => (waitFor(SLOT.written, 1) ? attach(buildFile, 'search_build') : null),
+    threadFile: () => (thread.waitFor(SLOT.written, 1) ? attach(thread.buildFile, 'search_build') : null),
     finish() {
-      if (!waitFor(SLOT.outcome, OUTCOME.done)) {
-        removeScratch(scratchFile);
+      if (!thread.waitFor(SLOT.outcome, OUTCOME.done)) {
+        removeScratch(thread.scratchFile);
         fellBack = true;
         fillFromMirror(db, resource);
         return;
       }
-      attach(scratchFile, 'search_scratch');
+      attach(thread.scratchFile, 'search_scratch');
       // The fresh `_next` index holds only FTS5's empty start; the worker's tables replace it.
       // Defensive mode (better-sqlite3's default) keeps FTS5's tables to FTS5: off for the copy.
       db.unsafeMode(true);
@@ -306,14 +326,10 @@ export function startSearchIndex(db: Database.Database, resource: Resource, work
         db.unsafeMode(false);
       }
     },
-    builtIn: () => (fellBack ? 'connection' : 'worker'),
+    builtIn: () => (fellBack ? 'connection' : thread.keptStaged() ? 'staging' : 'worker'),
     dispose() {
-      // A thread that has said how it ended has closed its connection and ends by itself; one
-      // that still runs is stopped.
-      if (Atomics.load(flags, SLOT.outcome) === OUTCOME.running) void worker.terminate();
       for (const alias of attached.splice(0)) db.exec(`DETACH DATABASE ${alias}`);
-      removeScratch(scratchFile);
-      removeScratch(buildFile);
+      thread.dispose();
     },
   };
 }

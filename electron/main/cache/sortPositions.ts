@@ -31,8 +31,11 @@ export interface BuildSource {
 
 /** The staging table of each resource, its positions, and the default order that numbers its rows. */
 export const BUILD_SOURCES: Record<Resource, BuildSource> = {
-  contacts: { stage: 'stage_contacts', positions: CONTACT_POSITIONS, defaultOrder: CONTACT_DEFAULT_ORDER, threadPositions: ['pos_email', 'pos_phone', 'pos_zip', 'pos_state', 'pos_verified'] },
-  orders: { stage: 'stage_orders', positions: ORDER_POSITIONS, defaultOrder: ORDER_DEFAULT_ORDER, threadPositions: ['pos_id', 'pos_recipients', 'pos_delivered'] },
+  contacts: { stage: 'stage_contacts', positions: CONTACT_POSITIONS, defaultOrder: CONTACT_DEFAULT_ORDER, threadPositions: ['pos_email', 'pos_phone', 'pos_zip', 'pos_state'] },
+  orders: {
+    stage: 'stage_orders', positions: ORDER_POSITIONS, defaultOrder: ORDER_DEFAULT_ORDER,
+    threadPositions: ['pos_id', 'pos_recipients', 'pos_delivered', 'pos_status', 'pos_live_mode', 'pos_delivery_date'],
+  },
 };
 
 /**

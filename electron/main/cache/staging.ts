@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { StageWriter, type StagedPage, type StagedRecord } from './ingest.ts';
 import { clearStage } from './publish.ts';
+import { indexWhileStaging, type StagingSearchIndex } from './searchIndexBuild.ts';
 import { SyncBookkeeping, type StagingState } from './syncBookkeeping.ts';
 
 export type { StagedPage, StagedRecord } from './ingest.ts';
@@ -42,14 +43,26 @@ export interface ReadStaging {
   keepOnlyPass(pass: number): void;
 }
 
-/** The mirror's staging of one resource (`stage_*`, `sync_state`, `sync_pages`). */
+/**
+ * The mirror's staging of one resource (`stage_*`, `sync_state`, `sync_pages`). A large first read
+ * into an empty staging has its search index filled meanwhile, page by page, by a thread of its
+ * own (searchIndexBuild.ts `indexWhileStaging`), which the build takes over
+ * ({@link takeSearchIndex}); a read that ends without a build stops it ({@link stopIndexing}).
+ */
 export class MirrorStaging implements ReadStaging {
   readonly #db: Database.Database;
   readonly #resource: Resource;
   readonly #writer: StageWriter;
   readonly #books: SyncBookkeeping;
+  #index: { pass: number; thread: StagingSearchIndex } | null = null;
+  readonly #indexMinRows: number | undefined;
 
-  constructor(db: Database.Database, resource: Resource, books: SyncBookkeeping = new SyncBookkeeping(db)) {
+  /**
+   * @param options.indexMinRows rows of a read from which a thread indexes its pages as they are
+   *   staged (default searchIndexBuild.ts `WORKER_MIN_ROWS`)
+   */
+  constructor(db: Database.Database, resource: Resource, books: SyncBookkeeping = new SyncBookkeeping(db), options: { indexMinRows?: number } = {}) {
+    this.#indexMinRows = options.indexMinRows;
     this.#db = db;
     this.#resource = resource;
     this.#writer = new StageWriter(db);
@@ -62,14 +75,40 @@ export class MirrorStaging implements ReadStaging {
 
   saveState(state: StagingState): void {
     this.#books.saveStagingState(this.#resource, state, new Date().toISOString());
+    this.stopIndexing();
+    // Only a first read into an empty staging: the thread must see every page staged.
+    if (state.pass === 1 && this.#books.pagesWritten(this.#resource, 1, 0).pages.size === 0) {
+      const read = { pageSize: state.pageSize, pages: Math.max(1, Math.ceil(state.serverCount / state.pageSize)), count: state.serverCount };
+      const thread = indexWhileStaging(this.#db, this.#resource, read, this.#indexMinRows);
+      if (thread) this.#index = { pass: state.pass, thread };
+    }
   }
 
   clear(): void {
+    this.stopIndexing();
     clearStage(this.#db, this.#resource);
   }
 
   writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage {
-    return this.#writer.writePage(this.#resource, pass, page, serverCount, records);
+    const staged = this.#writer.writePage(this.#resource, pass, page, serverCount, records);
+    if (this.#index?.pass === pass) this.#index.thread.pageWritten(page, staged.firstRowid, staged.rows);
+    return staged;
+  }
+
+  /**
+   * The thread indexing the read's pages as they were staged, if any, handed over to the build
+   * (publish.ts `buildNext` option `staged`), which disposes of it.
+   */
+  takeSearchIndex(): StagingSearchIndex | null {
+    const thread = this.#index?.thread ?? null;
+    this.#index = null;
+    return thread;
+  }
+
+  /** Stops the thread indexing the pages, if any, and deletes its files. */
+  stopIndexing(): void {
+    this.#index?.thread.dispose();
+    this.#index = null;
   }
 
   pagesWritten(pass: number, fromPage: number): { pages: Set<number>; rows: number } {

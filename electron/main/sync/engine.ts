@@ -117,6 +117,7 @@ interface MirrorSync extends ResourceSync {
   readonly books: SyncBookkeeping;
   /** Where the pages come from, recorded with the published copy (null: not recorded). */
   readonly dataSource: DataSource | null;
+  readonly staging: MirrorStaging;
 }
 
 async function runResource(db: Database.Database, books: SyncBookkeeping, run: MirrorSync, pageSize: number): Promise<SyncRun> {
@@ -129,6 +130,9 @@ async function runResource(db: Database.Database, books: SyncBookkeeping, run: M
     publish(run);
   } catch (error) {
     recordFailure(run, error);
+  } finally {
+    // A read that did not reach the build still has its search index thread.
+    run.staging.stopIndexing();
   }
   return books.run(run.runId, run.resource);
 }
@@ -154,6 +158,13 @@ function beginRun(db: Database.Database, books: SyncBookkeeping, source: PageSou
   };
 }
 
+/** How the log line says where the search index was filled (publish.ts `onSearchIndex`). */
+const SEARCH_INDEX_BUILT: Record<string, string> = {
+  staging: 'by a worker thread while the pages were staged',
+  worker: 'by a worker thread',
+  connection: 'in the connection',
+};
+
 /** Step 5: builds the snapshot from the rows of the consistent pass and publishes it with the run's outcome. */
 function publish(run: MirrorSync): void {
   const { db, resource } = run;
@@ -166,7 +177,7 @@ function publish(run: MirrorSync): void {
   // What changed is recorded against the copy readers see; a first sync has none to compare with.
   const compare = run.books.wasPublished(resource);
   let searchIndexIn = '';
-  const rows = buildNext(db, resource, Date.now().toString(36), { compare, onSearchIndex: (where) => (searchIndexIn = where) });
+  const rows = buildNext(db, resource, Date.now().toString(36), { compare, staged: run.staging.takeSearchIndex(), onSearchIndex: (where) => (searchIndexIn = where) });
   if (run.signal.aborted) {
     dropLeftovers(db, resource);
     throw cancelled(run.kept);
@@ -178,7 +189,7 @@ function publish(run: MirrorSync): void {
   run.progress.published(rows);
   run.progress.setPhase('done');
   const changed = changes ? `; ${changes.added} added, ${changes.changed} changed, ${changes.removed} removed` : '';
-  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed}; search index built in the ${searchIndexIn})`);
+  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed}; search index built ${SEARCH_INDEX_BUILT[searchIndexIn] ?? 'in the connection'})`);
 }
 
 /** Step 6: records how a run that did not publish ended (a failure also as the resource's last error). */
