@@ -18,10 +18,11 @@ import { BUILD_SOURCES, writePositions } from './sortPositions.ts';
 const THREAD_CACHE_KIB = 2048;
 
 /**
- * The thread's nice value while it indexes staged pages: below the read's own work (fetching,
- * parsing, staging), so that it takes only a core the read leaves idle.
+ * The thread's nice value while it indexes staged pages, the lowest: below the read's own work
+ * (fetching, parsing, staging; the sync process runs at nice 10, sync/processEntry.ts), so that
+ * it takes only a core the read leaves idle.
  */
-const STAGED_NICE = 10;
+const STAGED_NICE = 19;
 
 /** The table in the thread's file that holds staged pages' text until it goes into the index. */
 const STAGED_TEXT = 'staged_text';
