@@ -161,8 +161,9 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   }
   try {
     // A large build's thread writes the contacts' labels and some sort positions meanwhile, then
-    // fills the search index (searchIndexBuild.ts); this connection computes the other positions,
-    // copies the rows with both, takes the labels or recipients, and indexes the new mirror.
+    // keeps the index it filled while the pages were staged or fills it (searchIndexBuild.ts);
+    // this connection computes the other positions, copies the rows with both, takes the labels
+    // or recipients, and indexes the new mirror.
     const { stage, positions } = BUILD_SOURCES[resource];
     const [target, cols] = resource === 'contacts' ? ['contacts_next', CONTACT_STAGE_COLUMNS] : ['orders_next', ORDER_STAGE_COLUMNS];
     const inThread = search.threadPositions;
