@@ -232,6 +232,18 @@ describe('search index filled in a worker thread', () => {
     });
   }
 
+  it('when the thread that indexes the staged pages cannot open its file, the build does its work itself', () => {
+    const records = contactRecords(true);
+    const reference = built('staged-broken-reference', 'contacts', records, Number.POSITIVE_INFINITY);
+    // A folder where the thread's file would go: the thread fails to open it.
+    mkdirSync(scratchFileOf(join(dir, 'staged-broken.sqlite'), 'contacts'));
+    const broken = builtWhileStaging('staged-broken', 'contacts', records);
+    expect(broken.builtIn).toBe('connection');
+    expect(snapshotOf(broken.db, 'contacts')).toEqual(snapshotOf(reference.db, 'contacts'));
+    reference.db.close();
+    broken.db.close();
+  });
+
   it('a read that stops before its build stops the thread and leaves none of its files', async () => {
     const records = contactRecords(true);
     const file = join(dir, 'stopped-read.sqlite');
