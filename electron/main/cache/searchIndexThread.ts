@@ -89,7 +89,6 @@ export class StagedIndex {
   #placeOf = new Int32Array(1 << 16);
   #indexed = 0;
   #stopped = false;
-  #checkpointed = 0;
 
   /** @param building whether the build has begun: pages are then only recorded, and indexed after the build's part */
   constructor(db: Database.Database, resource: Resource, read: StagedRead, building: () => boolean) {
@@ -115,26 +114,7 @@ export class StagedIndex {
       return;
     }
     this.#waiting.set(page, { firstRowid, rows, read: false });
-    if (this.#building()) return;
-    this.#indexReady(false);
-    this.#checkpoint();
-  }
-
-  /**
-   * Copies the pages the read has written into the cache's file ('PASSIVE': never waiting for the
-   * writer), at most every {@link CHECKPOINT_INTERVAL_MS}: the read's own checkpoints then find
-   * little left to copy and sync, and its thread does not wait for the disk. A failure is left to
-   * the read's own checkpoints.
-   */
-  #checkpoint(): void {
-    const now = performance.now();
-    if (now - this.#checkpointed < CHECKPOINT_INTERVAL_MS) return;
-    this.#checkpointed = now;
-    try {
-      this.#db.pragma('cache.wal_checkpoint(PASSIVE)');
-    } catch {
-      // The read checkpoints by itself.
-    }
+    if (!this.#building()) this.#indexReady(false);
   }
 
   /**
