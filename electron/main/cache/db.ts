@@ -143,8 +143,9 @@ export function sorterThreadsBeside(busy: number): number {
  * issue 8): bounded memory, fewer checkpoints, and the other cores for sorting ({@link SORTER_THREADS}).
  *  - No mmap (every file page the build touches would stay resident), 4 MiB page caches (the
  *    file's and the temporary tables'), and the build's sorts / temp b-trees in temporary files:
- *    peak RSS of a 100k-contact build 492 → 201 MiB at the same build time. The page cache also bounds each of the build's sorters (ten window
- *    sorts run at once for the sort positions): 300k contacts build peak 426 → 294 MiB.
+ *    peak RSS of a 100k-contact build 492 → 201 MiB at the same build time. The page cache also
+ *    bounds each of the build's sorters (ten window sorts run at once for the sort positions):
+ *    300k contacts build peak 426 → 294 MiB.
  *  - A checkpoint (copy WAL → file, then fsync) every 16,000 pages (~64 MiB) instead of SQLite's
  *    1,000: a 1,000-contact page writes ~3 MiB, so the default checkpointed after every page.
  *    Staging 100k contacts: 2.2–3.2 s → 1.8–2.0 s. Safety is unchanged (WAL, synchronous =

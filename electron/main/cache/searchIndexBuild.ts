@@ -48,12 +48,6 @@ function fillFromMirror(db: Database.Database, resource: Resource): void {
  */
 export const FILL_CHUNK_ROWS = 100_000;
 
-/**
- * Rows of staged pages the thread indexes a transaction while pages are staged: a short read of
- * the cache each, about what fills FTS5's buffer once.
- */
-export const STAGED_CHUNK_ROWS = 20_000;
-
 /** The table of the thread's positions in its build file. */
 export const THREAD_POSITIONS_TABLE = 'thread_positions';
 
@@ -173,7 +167,6 @@ class IndexThread implements StagingSearchIndex {
   readonly #flags: Int32Array;
   readonly #since = performance.now();
   #givenUp = false;
-  #building = false;
 
   /** @throws when the worker cannot be created */
   constructor(db: Database.Database, resource: Resource, fillChunkRows: number, staged: StagedRead | null) {
@@ -190,12 +183,11 @@ class IndexThread implements StagingSearchIndex {
   }
 
   pageWritten(page: number, firstRowid: number | null, rows: number): void {
-    if (!this.#building) this.#post({ page, firstRowid, rows });
+    if (Atomics.load(this.#flags, SLOT.building) === 0) this.#post({ page, firstRowid, rows });
   }
 
   /** Starts the build's part: every page is staged. */
   build(): void {
-    this.#building = true;
     Atomics.store(this.#flags, SLOT.building, 1);
     this.#post('build');
   }

@@ -10,8 +10,8 @@ import { setPriority } from 'node:os';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { registerLocaleKey } from './collation.ts';
 import { createPrivateFile, tableDefinitionAs } from './db.ts';
-import { OUTCOME, SLOT, STAGED_CHUNK_ROWS, THREAD_POSITIONS_TABLE, type SearchIndexMessage, type SearchIndexWorkerData, type StagedRead } from './searchIndexBuild.ts';
-import { beginBulkIndexing, emptyIndex, endBulkIndexing, fillSql, ftsColumnsOf, threadIndexOf, threadInputs, withoutAutomerge, writeLabels } from './searchIndexFill.ts';
+import { OUTCOME, SLOT, THREAD_POSITIONS_TABLE, type SearchIndexMessage, type SearchIndexWorkerData, type StagedRead } from './searchIndexBuild.ts';
+import { SOURCES, beginBulkIndexing, emptyIndex, endBulkIndexing, fillSql, ftsColumnsOf, threadIndexOf, threadInputs, withoutAutomerge, writeLabels } from './searchIndexFill.ts';
 import { BUILD_SOURCES, writePositions } from './sortPositions.ts';
 
 /** KiB of page cache for each database the thread's connection uses. */
@@ -23,6 +23,12 @@ const THREAD_CACHE_KIB = 2048;
  * it takes only a core the read leaves idle.
  */
 const STAGED_NICE = 19;
+
+/**
+ * Rows of staged pages the thread indexes a transaction while pages are staged: about what fills
+ * FTS5's buffer once.
+ */
+const STAGED_CHUNK_ROWS = 20_000;
 
 /** The table in the thread's file that holds staged pages' text until it goes into the index. */
 const STAGED_TEXT = 'staged_text';
@@ -170,12 +176,12 @@ export class StagedIndex {
   matches(positions: string): boolean {
     this.#indexReady(true);
     if (this.#stopped || this.#next < this.#read.pages) return false;
-    const numbered = this.#db.prepare(`SELECT count(*) FROM ${positions}`).pluck().get() as number;
-    if (numbered !== this.#indexed) return false;
+    let numbered = 0;
     for (const [rn, srow] of this.#db.prepare(`SELECT rn, srow FROM ${positions}`).raw().iterate() as IterableIterator<[number, number]>) {
       if (srow >= this.#placeOf.length || this.#placeOf[srow] !== rn) return false;
+      numbered += 1;
     }
-    return true;
+    return numbered === this.#indexed;
   }
 
   /** Keeps the index: merges it into one segment. */
@@ -255,7 +261,7 @@ export function prepareThread(data: SearchIndexWorkerData): Database.Database {
     db.pragma('busy_timeout = 5000');
     registerLocaleKey(db);
     const { fts } = threadIndexOf(data.resource);
-    db.exec(tableDefinitionAs(db, 'cache', fts.replace(/^main\./, ''), fts));
+    db.exec(tableDefinitionAs(db, 'cache', SOURCES[data.resource].fts, fts));
     return db;
   } catch (error) {
     db.close();

@@ -54,7 +54,7 @@ export class MirrorStaging implements ReadStaging {
   readonly #resource: Resource;
   readonly #writer: StageWriter;
   readonly #books: SyncBookkeeping;
-  #index: { pass: number; thread: StagingSearchIndex } | null = null;
+  #index: StagingSearchIndex | null = null;
   readonly #indexMinRows: number | undefined;
 
   /**
@@ -79,8 +79,7 @@ export class MirrorStaging implements ReadStaging {
     // Only a first read into an empty staging: the thread must see every page staged.
     if (state.pass === 1 && this.#books.pagesWritten(this.#resource, 1, 0).pages.size === 0) {
       const read = { pageSize: state.pageSize, pages: Math.max(1, Math.ceil(state.serverCount / state.pageSize)), count: state.serverCount };
-      const thread = indexWhileStaging(this.#db, this.#resource, read, this.#indexMinRows);
-      if (thread) this.#index = { pass: state.pass, thread };
+      this.#index = indexWhileStaging(this.#db, this.#resource, read, this.#indexMinRows);
     }
   }
 
@@ -91,7 +90,8 @@ export class MirrorStaging implements ReadStaging {
 
   writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage {
     const staged = this.#writer.writePage(this.#resource, pass, page, serverCount, records);
-    if (this.#index?.pass === pass) this.#index.thread.pageWritten(page, staged.firstRowid, staged.rows);
+    // A thread runs only while the first pass is read (saveState stops it for any other).
+    this.#index?.pageWritten(page, staged.firstRowid, staged.rows);
     return staged;
   }
 
@@ -100,14 +100,14 @@ export class MirrorStaging implements ReadStaging {
    * (publish.ts `buildNext` option `staged`), which disposes of it.
    */
   takeSearchIndex(): StagingSearchIndex | null {
-    const thread = this.#index?.thread ?? null;
+    const thread = this.#index;
     this.#index = null;
     return thread;
   }
 
   /** Stops the thread indexing the pages, if any, and deletes its files. */
   stopIndexing(): void {
-    this.#index?.thread.dispose();
+    this.#index?.dispose();
     this.#index = null;
   }
 

@@ -159,7 +159,7 @@ function beginRun(db: Database.Database, books: SyncBookkeeping, source: PageSou
 }
 
 /** How the log line says where the search index was filled (publish.ts `onSearchIndex`). */
-const SEARCH_INDEX_BUILT: Record<string, string> = {
+const SEARCH_INDEX_BUILT: Record<'staging' | 'worker' | 'connection', string> = {
   staging: 'by a worker thread while the pages were staged',
   worker: 'by a worker thread',
   connection: 'in the connection',
@@ -176,7 +176,7 @@ function publish(run: MirrorSync): void {
   (globalThis as { gc?: () => void }).gc?.();
   // What changed is recorded against the copy readers see; a first sync has none to compare with.
   const compare = run.books.wasPublished(resource);
-  let searchIndexIn = '';
+  let searchIndexIn: keyof typeof SEARCH_INDEX_BUILT = 'connection';
   const rows = buildNext(db, resource, Date.now().toString(36), { compare, staged: run.staging.takeSearchIndex(), onSearchIndex: (where) => (searchIndexIn = where) });
   if (run.signal.aborted) {
     dropLeftovers(db, resource);
@@ -189,7 +189,7 @@ function publish(run: MirrorSync): void {
   run.progress.published(rows);
   run.progress.setPhase('done');
   const changed = changes ? `; ${changes.added} added, ${changes.changed} changed, ${changes.removed} removed` : '';
-  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed}; search index built ${SEARCH_INDEX_BUILT[searchIndexIn] ?? 'in the connection'})`);
+  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed}; search index built ${SEARCH_INDEX_BUILT[searchIndexIn]})`);
 }
 
 /** Step 6: records how a run that did not publish ended (a failure also as the resource's last error). */
