@@ -165,9 +165,59 @@ export interface StagedMirrorPage extends StagedPage {
 }
 
 /**
- * Prepared staging writer for one connection. `writePage` writes one page in its own transaction
- * (rows upserted by id with the current `pass`, recipients of a re-read order replaced) and records
- * the page in `sync_pages` so a restarted sync can skip it.
+ * A page's records as the column values a staging write inserts: computed without the database,
+ * so that another thread can insert them ({@link StageWriter.writeValues}). Plain arrays of
+ * strings, numbers and nulls, which a worker message copies as they are.
+ */
+export interface StagedValues {
+  resource: Resource;
+  /** Each record's values, in {@link CONTACT_STAGE_COLUMNS} or {@link ORDER_STAGE_COLUMNS} order (without `pass`). */
+  rows: unknown[][];
+  /** For orders, the recipients of `rows[i]` ({@link RECIPIENT_COLUMNS} order); empty for contacts. */
+  recipients: unknown[][][];
+  /** The id each row is staged under, in page order. */
+  ids: string[];
+  /** Records kept as invalid: reported so by the API client, or reduced to be stored. */
+  invalid: number;
+}
+
+/**
+ * Computes the column values of one page of records (see {@link StagedValues}).
+ * @param page zero-based page number, which names the placeholder id of an invalid row without one
+ * @param records the page's records in server order
+ */
+export function stagedValues(resource: Resource, page: number, records: readonly StagedRecord[]): StagedValues {
+  const rows: unknown[][] = [];
+  const recipients: unknown[][][] = [];
+  const ids: string[] = [];
+  let invalid = 0;
+  for (const [index, rec] of records.entries()) {
+    const raw = rec.ok ? rec.record : rec.raw;
+    const reason = rec.ok ? null : rec.reason;
+    // A row without a usable id (missing, null, "", {}, true …) is kept under a placeholder id
+    // naming where it was served, so several of them are not merged into one row and nothing
+    // is silently dropped.
+    const fallbackId = rec.ok ? null : noIdPlaceholder(raw, page, index);
+    if (!rec.ok) invalid += 1;
+    const onReduced = () => {
+      if (rec.ok) invalid += 1;
+    };
+    if (resource === 'contacts') {
+      rows.push(storable(raw, reason, (r, why) => contactValues(r, why, fallbackId), onReduced));
+    } else {
+      const { order, recipients: of } = storable(raw, reason, (r, why) => orderValues(r, why, fallbackId), onReduced);
+      rows.push(order);
+      recipients.push(of);
+    }
+    ids.push(rows[rows.length - 1]?.[0] as string);
+  }
+  return { resource, rows, recipients, ids, invalid };
+}
+
+/**
+ * Prepared staging writer for one connection. A page is written in its own transaction (rows
+ * upserted by id with the current `pass`, recipients of a re-read order replaced) and recorded in
+ * `sync_pages` so a restarted sync can skip it.
  */
 export class StageWriter {
   private readonly db: Database.Database;
@@ -196,38 +246,28 @@ export class StageWriter {
    * @param records the page's records in server order
    */
   writePage(resource: Resource, pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedMirrorPage {
-    const ids: string[] = [];
-    let invalid = 0;
+    const values = stagedValues(resource, page, records);
+    const firstRowid = this.writeValues(pass, page, serverCount, values);
+    return { rows: values.rows.length, invalid: values.invalid, ids: values.ids, firstRowid };
+  }
+
+  /**
+   * Writes one page's values ({@link stagedValues}) in one transaction.
+   * @returns the staging rowid of the page's first row, or null for an empty page
+   */
+  writeValues(pass: number, page: number, serverCount: number, values: StagedValues): number | null {
     let firstRowid: number | null = null;
     this.db.transaction(() => {
-      for (const [index, rec] of records.entries()) {
-        const raw = rec.ok ? rec.record : rec.raw;
-        const reason = rec.ok ? null : rec.reason;
-        // A row without a usable id (missing, null, "", {}, true …) is kept under a placeholder id
-        // naming where it was served, so several of them are not merged into one row and nothing
-        // is silently dropped.
-        const fallbackId = rec.ok ? null : noIdPlaceholder(raw, page, index);
-        if (!rec.ok) invalid += 1;
-        if (resource === 'contacts') {
-          const values = storable(raw, reason, (r, why) => contactValues(r, why, fallbackId), () => {
-            if (rec.ok) invalid += 1;
-          });
-          ids.push(values[0] as string);
-          const { lastInsertRowid } = this.insertContact.run(...values, pass);
-          firstRowid ??= Number(lastInsertRowid);
-        } else {
-          const { order, recipients } = storable(raw, reason, (r, why) => orderValues(r, why, fallbackId), () => {
-            if (rec.ok) invalid += 1;
-          });
-          ids.push(order[0] as string);
-          const { lastInsertRowid } = this.insertOrder.run(...order, pass);
-          firstRowid ??= Number(lastInsertRowid);
-          this.deleteRecipients.run(order[0]);
-          for (const values of recipients) this.insertRecipient.run(...values);
+      for (const [index, row] of values.rows.entries()) {
+        const { lastInsertRowid } = (values.resource === 'contacts' ? this.insertContact : this.insertOrder).run(...row, pass);
+        firstRowid ??= Number(lastInsertRowid);
+        if (values.resource === 'orders') {
+          this.deleteRecipients.run(row[0]);
+          for (const recipient of values.recipients[index] ?? []) this.insertRecipient.run(...recipient);
         }
       }
-      this.insertPage.run(resource, pass, page, records.length, serverCount);
+      this.insertPage.run(values.resource, pass, page, values.rows.length, serverCount);
     })();
-    return { rows: records.length, invalid, ids, firstRowid };
+    return firstRowid;
   }
 }
