@@ -34,6 +34,8 @@ export default defineConfig({
           dbWorker: resolve(root, 'electron/main/dbWorker.ts'),
           // The thread a large sync build fills its search index on (cache/searchIndexBuild.ts).
           searchIndexWorker: resolve(root, 'electron/main/searchIndexWorker.ts'),
+          // The thread a large read writes its staged pages on (cache/stageWriterThread.ts).
+          stageWriterWorker: resolve(root, 'electron/main/stageWriterWorker.ts'),
           syncProcess: resolve(root, 'electron/main/sync/processEntry.ts'),
           sampleApiWorker: resolve(root, 'electron/main/sampleApi/worker.ts'),
           cli: resolve(root, 'electron/main/cli/index.ts'),

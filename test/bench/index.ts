@@ -342,7 +342,7 @@ async function runScale(contacts: number): Promise<void> {
         const shellMs = shell?.ms ?? null;
         let benchView: BenchView | null = null;
         if (sections.has('queries')) {
-          benchView = prepareBenchView(cacheFile);
+          benchView = await prepareBenchView(cacheFile);
           log(`scale ${s}: saved view of ${fmt(benchView.members)} members published in ${fmt(benchView.publishMs)} ms`);
         }
         const input: QueryChildInput = {

@@ -21,7 +21,7 @@ export interface BenchView {
  * Creates the view "Bench view" in the cache at `file` with about `share` of its contacts as
  * members, and closes the cache cleanly.
  */
-export function prepareBenchView(file: string, share = 0.1): BenchView {
+export async function prepareBenchView(file: string, share = 0.1): Promise<BenchView> {
   const db = openCache(file);
   try {
     const query = { addressStatus: ['Failed'] };
@@ -32,7 +32,7 @@ export function prepareBenchView(file: string, share = 0.1): BenchView {
     const staging = new MembershipStaging(db, { viewId: view.id, resource: 'contacts', queryText: JSON.stringify(query), accountId: null });
     staging.saveState({ runId: 'bench', pageSize: 1000, serverCount: ids.length, pass: 1, accountId: null });
     for (let page = 0; page * 1000 < ids.length; page++) {
-      staging.writePage(1, page, ids.length, ids.slice(page * 1000, (page + 1) * 1000).map((id) => ({ ok: true, record: { id } })));
+      await staging.writePage(1, page, ids.length, ids.slice(page * 1000, (page + 1) * 1000).map((id) => ({ ok: true, record: { id } })));
     }
     const membership = publishMembership(db, { viewId: view.id, resource: 'contacts', queryText: JSON.stringify(query), request: '/contacts?addressStatus=%5B%22Failed%22%5D' });
     return { viewId: view.id, members: membership.members, publishMs: performance.now() - t0 };

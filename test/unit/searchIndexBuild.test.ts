@@ -59,12 +59,12 @@ function arrivalOrder(n: number): number[] {
  * A cache into which a first read stages `records` through the mirror's staging, 500 a page in
  * `pageOrder`, with a thread indexing the pages meanwhile, then built.
  */
-function builtWhileStaging(name: string, resource: Resource, records: StagedRecord[], pageOrder = arrivalOrder(Math.ceil(records.length / 500))): { db: Database.Database; file: string; builtIn: string } {
+async function builtWhileStaging(name: string, resource: Resource, records: StagedRecord[], pageOrder = arrivalOrder(Math.ceil(records.length / 500))): Promise<{ db: Database.Database; file: string; builtIn: string }> {
   const file = join(dir, `${name}.sqlite`);
   const db = openCache(file);
   const staging = new MirrorStaging(db, resource, undefined, { indexMinRows: 0 });
   staging.saveState({ runId: 'r', pageSize: 500, serverCount: records.length, pass: 1, accountId: null });
-  for (const page of pageOrder) staging.writePage(1, page, records.length, records.slice(page * 500, page * 500 + 500));
+  for (const page of pageOrder) await staging.writePage(1, page, records.length, records.slice(page * 500, page * 500 + 500));
   let builtIn = '';
   buildNext(db, resource, 'g', { staged: staging.takeSearchIndex(), onSearchIndex: (where) => (builtIn = where) });
   return { db, file, builtIn };
@@ -174,10 +174,10 @@ describe('search index filled in a worker thread', () => {
   }
 
   for (const resource of ['contacts', 'orders'] as const) {
-    it(`${resource}: the index filled while the pages are staged, out of order, is the build's`, () => {
+    it(`${resource}: the index filled while the pages are staged, out of order, is the build's`, async () => {
       const records = resource === 'contacts' ? contactRecords(true) : orderRecords(true);
       const reference = built(`${resource}-staged-reference`, resource, records, Number.POSITIVE_INFINITY);
-      const staged = builtWhileStaging(`${resource}-staged`, resource, records);
+      const staged = await builtWhileStaging(`${resource}-staged`, resource, records);
       expect(staged.builtIn).toBe('staging');
       const a = snapshotOf(reference.db, resource);
       const b = snapshotOf(staged.db, resource);
@@ -220,11 +220,11 @@ describe('search index filled in a worker thread', () => {
     }],
   ];
   for (const [why, resource, recordsOf] of unusable) {
-    it(`${resource}: when ${why}, the thread fills the index again at the build`, () => {
+    it(`${resource}: when ${why}, the thread fills the index again at the build`, async () => {
       const records = recordsOf();
       const name = `${resource}-unusable-${why.replaceAll(' ', '-')}`;
       const reference = built(`${name}-reference`, resource, records, Number.POSITIVE_INFINITY);
-      const staged = builtWhileStaging(name, resource, records);
+      const staged = await builtWhileStaging(name, resource, records);
       expect(staged.builtIn).toBe('worker');
       expect(snapshotOf(staged.db, resource)).toEqual(snapshotOf(reference.db, resource));
       reference.db.close();
@@ -232,12 +232,12 @@ describe('search index filled in a worker thread', () => {
     });
   }
 
-  it('when the thread that indexes the staged pages cannot open its file, the build does its work itself', () => {
+  it('when the thread that indexes the staged pages cannot open its file, the build does its work itself', async () => {
     const records = contactRecords(true);
     const reference = built('staged-broken-reference', 'contacts', records, Number.POSITIVE_INFINITY);
     // A folder where the thread's file would go: the thread fails to open it.
     mkdirSync(scratchFileOf(join(dir, 'staged-broken.sqlite'), 'contacts'));
-    const broken = builtWhileStaging('staged-broken', 'contacts', records);
+    const broken = await builtWhileStaging('staged-broken', 'contacts', records);
     expect(broken.builtIn).toBe('connection');
     expect(snapshotOf(broken.db, 'contacts')).toEqual(snapshotOf(reference.db, 'contacts'));
     reference.db.close();
@@ -250,7 +250,7 @@ describe('search index filled in a worker thread', () => {
     const db = openCache(file);
     const staging = new MirrorStaging(db, 'contacts', undefined, { indexMinRows: 0 });
     staging.saveState({ runId: 'r', pageSize: 500, serverCount: records.length, pass: 1, accountId: null });
-    staging.writePage(1, 0, records.length, records.slice(0, 500));
+    await staging.writePage(1, 0, records.length, records.slice(0, 500));
     // The thread has started: its file is there.
     await vi.waitFor(() => expect(existsSync(scratchFileOf(file, 'contacts'))).toBe(true), { timeout: 10_000 });
     // A second pass (drift) stops it, and starts none: only a first read is indexed meanwhile.

@@ -129,6 +129,40 @@ describe('sync against the sample API', () => {
   });
 });
 
+describe('a large read of orders, its pages written by a thread of their own', () => {
+  it('is cancelled with every page in the thread committed, then continued to the same mirror', { timeout: 180_000 }, async () => {
+    const orders = WORKER_MIN_ROWS + 2_000;
+    const api = await startSampleApi({ contacts: 300, orders, seed: 5 });
+    const db = openCache(join(dir, 'orders-thread.sqlite'));
+    const said = vi.spyOn(logger, 'info');
+    try {
+      // Cancelled with four requests in flight, so pages are in the thread's hands when it stops.
+      const abort = new AbortController();
+      const [cancelled] = await runSync(db, source(api), {
+        resources: ['orders'], pageSize: 1000, runId: 'orders-thread', progressIntervalMs: 0, signal: abort.signal,
+        onProgress: (p) => {
+          if (p.pagesDone >= 40) abort.abort();
+        },
+      });
+      expect(cancelled?.outcome).toBe('cancelled');
+      // Every page recorded has its rows staged: the thread committed or rolled back each one.
+      const pages = db.prepare("SELECT count(*) AS pages, coalesce(sum(rows), 0) AS rows FROM sync_pages WHERE resource = 'orders'").get() as { pages: number; rows: number };
+      expect(pages.pages).toBeGreaterThanOrEqual(40);
+      expect(db.prepare('SELECT count(*) FROM stage_orders').pluck().get()).toBe(pages.rows);
+      said.mockClear();
+      const [resumed] = await runSync(db, source(api), { resources: ['orders'], pageSize: 1000, runId: 'orders-thread' });
+      expect([resumed?.outcome, resumed?.rows]).toEqual(['succeeded', orders]);
+      const published = said.mock.calls.map((c) => String(c[0])).find((m) => m.startsWith('sync orders:'));
+      expect(published).toContain('pages staged by a writer thread');
+      expectOrders(db, api);
+    } finally {
+      said.mockRestore();
+      db.close();
+      await api.close();
+    }
+  });
+});
+
 describe('the sync lock (one sync per cache file across processes)', () => {
   it('is refused while held, taken over when its process is gone, and released only by its owner', () => {
     const cache = join(dir, 'locked.sqlite');

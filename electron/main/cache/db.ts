@@ -251,6 +251,26 @@ export function openStartupReader(file: string): Database.Database | null {
 }
 
 /**
+ * Opens the cache `file`, which {@link openCache} has opened and migrated, for a second connection
+ * that writes the staging of a read (stageWriterThread.ts): no checks, no migration, no session
+ * marker; the same durability as the sync's connection (WAL, synchronous = NORMAL) and its bulk
+ * write settings ({@link useBulkWriteSettings}).
+ * @throws what better-sqlite3 throws when the file cannot be opened
+ */
+export function openStagingWriter(file: string): Database.Database {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    registerLocaleKey(db);
+    applyPragmas(db);
+    useBulkWriteSettings(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
  * Opens `file` read-only for the scans (facet counts) of a second database worker, beside the one
  * that opened, checked and migrated it (client.ts): no checks, no migration, no session marker,
  * nothing moved or written. Memory-mapped reads and sorts in memory, as the main connection; a

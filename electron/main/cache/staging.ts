@@ -6,17 +6,19 @@
  */
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
-import { StageWriter, type StagedPage, type StagedRecord } from './ingest.ts';
+import { StageWriter, stagedValues, type StagedPage, type StagedRecord, type StagedValues } from './ingest.ts';
 import { clearStage } from './publish.ts';
-import { indexWhileStaging, type StagingSearchIndex } from './searchIndexBuild.ts';
+import { WORKER_MIN_ROWS, indexWhileStaging, type StagingSearchIndex } from './searchIndexBuild.ts';
+import { StageWriterStopped, StageWriterThread } from './stageWriterThread.ts';
 import { SyncBookkeeping, type StagingState } from './syncBookkeeping.ts';
 
 export type { StagedPage, StagedRecord } from './ingest.ts';
 export type { StagingState } from './syncBookkeeping.ts';
 
 /**
- * A staging being written by a paged read. Methods are synchronous and throw what better-sqlite3
- * throws (`SQLITE_FULL` on a full disk, for instance).
+ * A staging being written by a paged read. Methods throw what better-sqlite3 throws (`SQLITE_FULL`
+ * on a full disk, for instance). Every method but `writePage` is synchronous, and is called only
+ * when no page is being written (each `writePage` settled).
  */
 export interface ReadStaging {
   /** What an unfinished read left to continue, or undefined. */
@@ -27,10 +29,10 @@ export interface ReadStaging {
   clear(): void;
   /**
    * Writes one page in its own transaction (records upserted by id with the current `pass`) and
-   * records the page.
+   * records the page. Pages may be written concurrently, each resolving once it is committed.
    * @param page zero-based page number (of the read, not as the service numbers it)
    */
-  writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage;
+  writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): Promise<StagedPage>;
   /** The pages of `pass` already written, and the rows of those from `fromPage` on. */
   pagesWritten(pass: number, fromPage: number): { pages: Set<number>; rows: number };
   /** Records of `pass` kept as invalid. */
@@ -44,10 +46,23 @@ export interface ReadStaging {
 }
 
 /**
- * The mirror's staging of one resource (`stage_*`, `sync_state`, `sync_pages`). A large first read
- * into an empty staging has its search index filled meanwhile, page by page, by a thread of its
- * own (searchIndexBuild.ts `indexWhileStaging`), which the build takes over
- * ({@link takeSearchIndex}); a read that ends without a build stops it ({@link stopIndexing}).
+ * What a large read gives the other core to, by resource. Contacts' search index is most of their
+ * build, so filling it during the read ({@link indexWhileStaging}) shortens the build. Orders'
+ * index is small beside the rest of their build, which the build's thread runs it beside anyway;
+ * their pages (large, with their recipients) cost about as much to write as to fetch and parse, so
+ * they are written by a thread of their own ({@link StageWriterThread}) while the next are fetched.
+ * Both at once would leave neither a core of its own.
+ */
+const LARGE_READ_HELPER: Readonly<Record<Resource, 'search index' | 'writer'>> = { contacts: 'search index', orders: 'writer' };
+
+/**
+ * The mirror's staging of one resource (`stage_*`, `sync_state`, `sync_pages`). A large read
+ * into a cache file has one helper thread ({@link LARGE_READ_HELPER}): either its pages are
+ * written by a thread of their own (stageWriterThread.ts) while the sync's thread fetches the next
+ * ones, until {@link endWrites}; or, for a first read into an empty staging, its search index is
+ * filled meanwhile, page by page (searchIndexBuild.ts `indexWhileStaging`), and the build takes
+ * that thread over ({@link takeSearchIndex}); a read that ends without a build stops it
+ * ({@link stopIndexing}).
  */
 export class MirrorStaging implements ReadStaging {
   readonly #db: Database.Database;
@@ -55,14 +70,28 @@ export class MirrorStaging implements ReadStaging {
   readonly #writer: StageWriter;
   readonly #books: SyncBookkeeping;
   #index: StagingSearchIndex | null = null;
-  readonly #indexMinRows: number | undefined;
+  readonly #indexMinRows: number;
+  readonly #threadMinRows: number;
+  readonly #threadUrl: URL | undefined;
+  #thread: StageWriterThread | null = null;
+  /** Pages handed to the thread and not yet answered. */
+  #writing = 0;
+  /** Pages the thread has written. */
+  #threadPages = 0;
 
   /**
    * @param options.indexMinRows rows of a read from which a thread indexes its pages as they are
-   *   staged (default searchIndexBuild.ts `WORKER_MIN_ROWS`)
+   *   staged (default: searchIndexBuild.ts `WORKER_MIN_ROWS` where {@link LARGE_READ_HELPER} says
+   *   so, else never)
+   * @param options.threadMinRows rows of a read from which its pages are written by a thread of
+   *   their own (default: likewise)
+   * @param options.threadUrl the writer thread's script (default: the app's own)
    */
-  constructor(db: Database.Database, resource: Resource, books: SyncBookkeeping = new SyncBookkeeping(db), options: { indexMinRows?: number } = {}) {
-    this.#indexMinRows = options.indexMinRows;
+  constructor(db: Database.Database, resource: Resource, books: SyncBookkeeping = new SyncBookkeeping(db), options: { indexMinRows?: number; threadMinRows?: number; threadUrl?: URL } = {}) {
+    const helper = LARGE_READ_HELPER[resource];
+    this.#indexMinRows = options.indexMinRows ?? (helper === 'search index' ? WORKER_MIN_ROWS : Number.POSITIVE_INFINITY);
+    this.#threadMinRows = options.threadMinRows ?? (helper === 'writer' ? WORKER_MIN_ROWS : Number.POSITIVE_INFINITY);
+    this.#threadUrl = options.threadUrl;
     this.#db = db;
     this.#resource = resource;
     this.#writer = new StageWriter(db);
@@ -74,6 +103,7 @@ export class MirrorStaging implements ReadStaging {
   }
 
   saveState(state: StagingState): void {
+    this.#assertIdle();
     this.#books.saveStagingState(this.#resource, state, new Date().toISOString());
     this.stopIndexing();
     // Only a first read into an empty staging: the thread must see every page staged.
@@ -81,18 +111,62 @@ export class MirrorStaging implements ReadStaging {
       const read = { pageSize: state.pageSize, pages: Math.max(1, Math.ceil(state.serverCount / state.pageSize)), count: state.serverCount };
       this.#index = indexWhileStaging(this.#db, this.#resource, read, this.#indexMinRows);
     }
+    if (!this.#thread && state.serverCount >= this.#threadMinRows && !this.#db.memory) {
+      try {
+        this.#thread = new StageWriterThread(this.#db, this.#threadUrl);
+      } catch {
+        // No thread: the pages are written in the connection.
+      }
+    }
   }
 
   clear(): void {
+    this.#assertIdle();
     this.stopIndexing();
     clearStage(this.#db, this.#resource);
   }
 
-  writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage {
-    const staged = this.#writer.writePage(this.#resource, pass, page, serverCount, records);
+  async writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): Promise<StagedPage> {
+    const values = stagedValues(this.#resource, page, records);
+    const firstRowid = await this.#write(pass, page, serverCount, values);
     // A thread runs only while the first pass is read (saveState stops it for any other).
-    this.#index?.pageWritten(page, staged.firstRowid, staged.rows);
-    return staged;
+    this.#index?.pageWritten(page, firstRowid, values.rows.length);
+    return { rows: values.rows.length, invalid: values.invalid, ids: values.ids };
+  }
+
+  /** Writes a page's values in the thread, or in the connection when there is none or it stopped. */
+  async #write(pass: number, page: number, serverCount: number, values: StagedValues): Promise<number | null> {
+    if (this.#thread) {
+      this.#writing += 1;
+      try {
+        const firstRowid = await this.#thread.write(pass, page, serverCount, values);
+        this.#threadPages += 1;
+        return firstRowid;
+      } catch (error) {
+        if (!(error instanceof StageWriterStopped)) throw error;
+        // The thread's transaction, if any, was rolled back: the page is written here instead,
+        // and so are the next ones.
+        this.#thread = null;
+      } finally {
+        this.#writing -= 1;
+      }
+    }
+    return this.#writer.writeValues(pass, page, serverCount, values);
+  }
+
+  /**
+   * Ends the thread that writes the pages, if any, once it has written those it has. Called when
+   * the read is over (consistent, failed or cancelled); a later read starts another.
+   */
+  async endWrites(): Promise<void> {
+    const thread = this.#thread;
+    this.#thread = null;
+    await thread?.close();
+  }
+
+  /** Pages written by the thread of their own so far (see {@link endWrites}); the others by the connection. */
+  pagesByThread(): number {
+    return this.#threadPages;
   }
 
   /**
@@ -112,22 +186,32 @@ export class MirrorStaging implements ReadStaging {
   }
 
   pagesWritten(pass: number, fromPage: number): { pages: Set<number>; rows: number } {
+    this.#assertIdle();
     return this.#books.pagesWritten(this.#resource, pass, fromPage);
   }
 
   invalidStaged(pass: number): number {
+    this.#assertIdle();
     return this.#books.invalidStaged(this.#resource, pass);
   }
 
   idsStaged(pass: number): number {
+    this.#assertIdle();
     return this.#books.idsStaged(this.#resource, pass);
   }
 
   rowsLastSeenIn(pass: number): number {
+    this.#assertIdle();
     return this.#books.rowsLastSeenIn(this.#resource, pass);
   }
 
   keepOnlyPass(pass: number): void {
+    this.#assertIdle();
     this.#books.keepOnlyPass(this.#resource, pass);
+  }
+
+  /** The staging is read or changed only between pages: a page still in the thread would not be seen. */
+  #assertIdle(): void {
+    if (this.#writing > 0) throw new Error(`${this.#resource} staging: read or changed while ${this.#writing} page(s) were being written`);
   }
 }

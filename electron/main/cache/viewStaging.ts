@@ -97,7 +97,7 @@ export class MembershipStaging implements ReadStaging {
     clearMembershipStage(this.#db, this.#target.viewId);
   }
 
-  writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): StagedPage {
+  async writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): Promise<StagedPage> {
     const { viewId } = this.#target;
     const ids: string[] = [];
     let invalid = 0;

@@ -127,8 +127,10 @@ async function runResource(db: Database.Database, books: SyncBookkeeping, run: M
     const plan = planRead(run, pageSize);
     run.progress.setPhase('fetching');
     await readUntilConsistent(run, plan);
+    await run.staging.endWrites();
     publish(run);
   } catch (error) {
+    await run.staging.endWrites();
     recordFailure(run, error);
   } finally {
     // A read that did not reach the build still has its search index thread.
@@ -189,7 +191,7 @@ function publish(run: MirrorSync): void {
   run.progress.published(rows);
   run.progress.setPhase('done');
   const changed = changes ? `; ${changes.added} added, ${changes.changed} changed, ${changes.removed} removed` : '';
-  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed}; search index built ${SEARCH_INDEX_BUILT[searchIndexIn]})`);
+  logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed}; pages staged ${run.staging.pagesByThread() > 0 ? 'by a writer thread' : 'in the connection'}; search index built ${SEARCH_INDEX_BUILT[searchIndexIn]})`);
 }
 
 /** Step 6: records how a run that did not publish ended (a failure also as the resource's last error). */

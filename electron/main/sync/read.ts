@@ -133,7 +133,7 @@ export async function readPass(run: ResourceSync, plan: ReadPlan, first: FirstAn
   progress.startPass(pagesTotal, count, [...written.pages].filter((p) => p >= firstPages.length).length, written.rows);
   run.invalid = 0;
   for (const [page, records] of firstPages.entries()) {
-    const w = staging.writePage(plan.pass, page, count, records);
+    const w = await staging.writePage(plan.pass, page, count, records);
     run.invalid += w.invalid;
     progress.pageWritten(w.rows);
   }
@@ -163,25 +163,29 @@ async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly nu
       const page = todo[next++] as number;
       const served = await fetchPage(run, plan, page, plan.pageSize, local.signal);
       if (signal.aborted) throw cancelled(run.kept);
-      const w = staging.writePage(plan.pass, page, served.count, served.records);
+      const w = await staging.writePage(plan.pass, page, served.count, served.records);
       run.invalid += w.invalid;
       if (pageShowsDrift(page, pagesTotal, plan.pageSize, count, { count: served.count, rows: served.records.length })) drift = true;
       progress.pageWritten(w.rows);
       progress.emit(false);
     }
   };
+  const failures: unknown[] = [];
   try {
+    // Every lane is waited for, even after one failed: a page one of them is still writing must
+    // be committed or rolled back before the staging is read or changed again.
     await Promise.all(Array.from({ length: lanesFor(run.concurrency, todo.length) }, async () => {
       try {
         await lane();
       } catch (error) {
+        failures.push(error);
         local.abort(); // stop the other lanes promptly
-        throw error;
       }
     }));
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+  if (failures.length > 0) throw failures[0];
   return drift;
 }
 
