@@ -34,12 +34,6 @@ export class StageWriterStopped extends Error {
   }
 }
 
-/**
- * The thread's heap: it keeps nothing but the pages it is writing (four at most, about 1 MiB of
- * text each), so a small young generation is enough and keeps the sync process's peak down.
- */
-const WRITER_HEAP = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 64 };
-
 function defaultWorkerUrl(): URL {
   return import.meta.url.endsWith('.ts') ? new URL('../stageWriterWorker.ts', import.meta.url) : new URL('./stageWriterWorker.js', import.meta.url);
 }
@@ -59,7 +53,7 @@ export class StageWriterThread {
    * @throws when the worker cannot be created
    */
   constructor(db: Database.Database, workerUrl: URL = defaultWorkerUrl()) {
-    this.#worker = new Worker(workerUrl, { workerData: { cacheFile: db.name } satisfies StageWriterWorkerData, resourceLimits: WRITER_HEAP });
+    this.#worker = new Worker(workerUrl, { workerData: { cacheFile: db.name } satisfies StageWriterWorkerData });
     this.#worker.on('message', (reply: StageWriterReply) => {
       const waiting = this.#pending.get(reply.id);
       this.#pending.delete(reply.id);

@@ -128,10 +128,11 @@ export class MirrorStaging implements ReadStaging {
 
   async writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): Promise<StagedPage> {
     const values = stagedValues(this.#resource, page, records);
+    const staged = { rows: values.rows.length, invalid: values.invalid, ids: values.ids };
     const firstRowid = await this.#write(pass, page, serverCount, values);
     // A thread runs only while the first pass is read (saveState stops it for any other).
-    this.#index?.pageWritten(page, firstRowid, values.rows.length);
-    return { rows: values.rows.length, invalid: values.invalid, ids: values.ids };
+    this.#index?.pageWritten(page, firstRowid, staged.rows);
+    return staged;
   }
 
   /** Writes a page's values in the thread, or in the connection when there is none or it stopped. */

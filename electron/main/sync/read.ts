@@ -163,9 +163,11 @@ async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly nu
       const page = todo[next++] as number;
       const served = await fetchPage(run, plan, page, plan.pageSize, local.signal);
       if (signal.aborted) throw cancelled(run.kept);
+      // Only the page's size is kept while it is written: its records are garbage once staged or
+      // handed to the staging's writer thread.
+      if (pageShowsDrift(page, pagesTotal, plan.pageSize, count, { count: served.count, rows: served.records.length })) drift = true;
       const w = await staging.writePage(plan.pass, page, served.count, served.records);
       run.invalid += w.invalid;
-      if (pageShowsDrift(page, pagesTotal, plan.pageSize, count, { count: served.count, rows: served.records.length })) drift = true;
       progress.pageWritten(w.rows);
       progress.emit(false);
     }
