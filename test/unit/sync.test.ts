@@ -21,6 +21,7 @@ import { SYNC_PROCESS_FLAGS, nodeSyncProcessLauncher, type SyncProcessExit, type
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { logger } from '../../electron/main/log.ts';
 import { WORKER_MIN_ROWS } from '../../electron/main/cache/searchIndexBuild.ts';
+import { WRITER_MIN_ROWS } from '../../electron/main/cache/stageWriterThread.ts';
 
 let dir: string;
 const tokens = { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN };
@@ -131,7 +132,7 @@ describe('sync against the sample API', () => {
 
 describe('a large read of orders, its pages written by a thread of their own', () => {
   it('is cancelled with every page in the thread committed, then continued to the same mirror', { timeout: 180_000 }, async () => {
-    const orders = WORKER_MIN_ROWS + 2_000;
+    const orders = WRITER_MIN_ROWS + 2_000;
     const api = await startSampleApi({ contacts: 300, orders, seed: 5 });
     const db = openCache(join(dir, 'orders-thread.sqlite'));
     const said = vi.spyOn(logger, 'info');
@@ -141,13 +142,13 @@ describe('a large read of orders, its pages written by a thread of their own', (
       const [cancelled] = await runSync(db, source(api), {
         resources: ['orders'], pageSize: 1000, runId: 'orders-thread', progressIntervalMs: 0, signal: abort.signal,
         onProgress: (p) => {
-          if (p.pagesDone >= 40) abort.abort();
+          if (p.pagesDone >= 30) abort.abort();
         },
       });
       expect(cancelled?.outcome).toBe('cancelled');
       // Every page recorded has its rows staged: the thread committed or rolled back each one.
       const pages = db.prepare("SELECT count(*) AS pages, coalesce(sum(rows), 0) AS rows FROM sync_pages WHERE resource = 'orders'").get() as { pages: number; rows: number };
-      expect(pages.pages).toBeGreaterThanOrEqual(40);
+      expect(pages.pages).toBeGreaterThanOrEqual(30);
       expect(db.prepare('SELECT count(*) FROM stage_orders').pluck().get()).toBe(pages.rows);
       said.mockClear();
       const [resumed] = await runSync(db, source(api), { resources: ['orders'], pageSize: 1000, runId: 'orders-thread' });

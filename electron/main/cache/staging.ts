@@ -9,7 +9,7 @@ import type { Resource } from '../../../shared/serviceRecords.ts';
 import { StageWriter, stagedValues, type StagedPage, type StagedRecord, type StagedValues } from './ingest.ts';
 import { clearStage } from './publish.ts';
 import { WORKER_MIN_ROWS, indexWhileStaging, type StagingSearchIndex } from './searchIndexBuild.ts';
-import { StageWriterStopped, StageWriterThread } from './stageWriterThread.ts';
+import { StageWriterStopped, StageWriterThread, WRITER_MIN_ROWS } from './stageWriterThread.ts';
 import { SyncBookkeeping, type StagingState } from './syncBookkeeping.ts';
 
 export type { StagedPage, StagedRecord } from './ingest.ts';
@@ -84,13 +84,14 @@ export class MirrorStaging implements ReadStaging {
    *   staged (default: searchIndexBuild.ts `WORKER_MIN_ROWS` where {@link LARGE_READ_HELPER} says
    *   so, else never)
    * @param options.threadMinRows rows of a read from which its pages are written by a thread of
-   *   their own (default: likewise)
+   *   their own (default: stageWriterThread.ts `WRITER_MIN_ROWS` where {@link LARGE_READ_HELPER}
+   *   says so, else never)
    * @param options.threadUrl the writer thread's script (default: the app's own)
    */
   constructor(db: Database.Database, resource: Resource, books: SyncBookkeeping = new SyncBookkeeping(db), options: { indexMinRows?: number; threadMinRows?: number; threadUrl?: URL } = {}) {
     const helper = LARGE_READ_HELPER[resource];
     this.#indexMinRows = options.indexMinRows ?? (helper === 'search index' ? WORKER_MIN_ROWS : Number.POSITIVE_INFINITY);
-    this.#threadMinRows = options.threadMinRows ?? (helper === 'writer' ? WORKER_MIN_ROWS : Number.POSITIVE_INFINITY);
+    this.#threadMinRows = options.threadMinRows ?? (helper === 'writer' ? WRITER_MIN_ROWS : Number.POSITIVE_INFINITY);
     this.#threadUrl = options.threadUrl;
     this.#db = db;
     this.#resource = resource;
