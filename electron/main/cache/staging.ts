@@ -131,7 +131,7 @@ export class MirrorStaging implements ReadStaging {
     const values = stagedValues(this.#resource, page, records);
     const staged = { rows: values.rows.length, invalid: values.invalid, ids: values.ids };
     const firstRowid = await this.#write(pass, page, serverCount, values);
-    // A thread runs only while the first pass is read (saveState stops it for any other).
+    // The index thread runs only while a first pass is read (saveState stops it for any other).
     this.#index?.pageWritten(page, firstRowid, staged.rows);
     return staged;
   }
