@@ -126,11 +126,10 @@ async function runResource(db: Database.Database, books: SyncBookkeeping, run: M
     dropLeftovers(db, run.resource);
     const plan = planRead(run, pageSize);
     run.progress.setPhase('fetching');
-    await readUntilConsistent(run, plan);
-    await run.staging.endWrites();
+    // The writer thread, if any, ends with the read: before the build, or before a failure is recorded.
+    await readUntilConsistent(run, plan).finally(() => run.staging.endWrites());
     publish(run);
   } catch (error) {
-    await run.staging.endWrites();
     recordFailure(run, error);
   } finally {
     // A read that did not reach the build still has its search index thread.
