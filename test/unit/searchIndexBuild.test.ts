@@ -57,17 +57,23 @@ function arrivalOrder(n: number): number[] {
 
 /**
  * A cache into which a first read stages `records` through the mirror's staging, 500 a page in
- * `pageOrder`, with a thread indexing the pages meanwhile, then built.
+ * `pageOrder`, with a thread indexing the pages meanwhile, then built. With `writer`, the pages are
+ * written by the staging writer thread as well, all handed to it at once, as four requests in
+ * flight would.
  */
-async function builtWhileStaging(name: string, resource: Resource, records: StagedRecord[], pageOrder = arrivalOrder(Math.ceil(records.length / 500))): Promise<{ db: Database.Database; file: string; builtIn: string }> {
+async function builtWhileStaging(name: string, resource: Resource, records: StagedRecord[], pageOrder = arrivalOrder(Math.ceil(records.length / 500)), writer = false): Promise<{ db: Database.Database; file: string; builtIn: string; byThread: number }> {
   const file = join(dir, `${name}.sqlite`);
   const db = openCache(file);
-  const staging = new MirrorStaging(db, resource, undefined, { indexMinRows: 0 });
+  const staging = new MirrorStaging(db, resource, undefined, { indexMinRows: 0, threadMinRows: writer ? 0 : Number.POSITIVE_INFINITY });
   staging.saveState({ runId: 'r', pageSize: 500, serverCount: records.length, pass: 1, accountId: null });
-  for (const page of pageOrder) await staging.writePage(1, page, records.length, records.slice(page * 500, page * 500 + 500));
+  const write = (page: number) => staging.writePage(1, page, records.length, records.slice(page * 500, page * 500 + 500));
+  if (writer) await Promise.all(pageOrder.map(write));
+  else for (const page of pageOrder) await write(page);
+  await staging.endWrites();
+  const byThread = staging.pagesByThread();
   let builtIn = '';
   buildNext(db, resource, 'g', { staged: staging.takeSearchIndex(), onSearchIndex: (where) => (builtIn = where) });
-  return { db, file, builtIn };
+  return { db, file, builtIn, byThread };
 }
 
 /**
@@ -173,12 +179,13 @@ describe('search index filled in a worker thread', () => {
     });
   }
 
-  for (const resource of ['contacts', 'orders'] as const) {
-    it(`${resource}: the index filled while the pages are staged, out of order, is the build's`, async () => {
+  for (const [resource, writer] of [['contacts', false], ['orders', false], ['contacts', true]] as const) {
+    it(`${resource}: the index filled while the pages are staged, out of order${writer ? ' by the writer thread' : ''}, is the build's`, async () => {
       const records = resource === 'contacts' ? contactRecords(true) : orderRecords(true);
       const reference = built(`${resource}-staged-reference`, resource, records, Number.POSITIVE_INFINITY);
-      const staged = await builtWhileStaging(`${resource}-staged`, resource, records);
+      const staged = await builtWhileStaging(`${resource}-staged${writer ? '-writer' : ''}`, resource, records, undefined, writer);
       expect(staged.builtIn).toBe('staging');
+      expect(staged.byThread).toBe(writer ? Math.ceil(records.length / 500) : 0);
       const a = snapshotOf(reference.db, resource);
       const b = snapshotOf(staged.db, resource);
       expect(b.rows).toHaveLength(records.length);

@@ -4,7 +4,8 @@
  * the same rows, recipients, invalid rows and page records, for contacts and orders, with pages
  * written concurrently. SQLite's errors in the thread reach the read with their code and commit
  * nothing; a thread that cannot start leaves the pages to the connection and loses none; the
- * staging refuses to be read while a page is in the thread's hands. Real cache files, a real thread.
+ * staging refuses to be read while a page is in the thread's hands. Contacts' reads get the thread
+ * from 20,000 rows and below 300,000, orders' from 20,000. Real cache files, a real thread.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,4 +135,25 @@ describe('staged pages written by a thread of their own', () => {
     expect(staging.rowsLastSeenIn(2)).toBe(PAGE - 1);
     db.close();
   });
+
+  // The defaults: which reads get the writer thread, by resource and by the count the service
+  // reported (one page written; the rest of such a read is not needed to see where it went).
+  const defaults: [Resource, number, boolean][] = [
+    ['contacts', 19_999, false], ['contacts', 20_000, true], ['contacts', 299_999, true], ['contacts', 300_000, false],
+    ['orders', 19_999, false], ['orders', 20_000, true], ['orders', 1_000_000, true],
+  ];
+  for (const [resource, serverCount, byThread] of defaults) {
+    it(`by default, a read of ${serverCount} ${resource} is ${byThread ? '' : 'not '}written by the thread`, async () => {
+      const records = recordsOf(resource, PAGE);
+      const db = openCache(join(dir, `defaults-${resource}-${serverCount}.sqlite`));
+      const staging = new MirrorStaging(db, resource);
+      staging.saveState({ runId: 'r', pageSize: PAGE, serverCount, pass: 1, accountId: null });
+      await staging.writePage(1, 0, serverCount, records);
+      await staging.endWrites();
+      staging.stopIndexing();
+      expect(staging.pagesByThread()).toBe(byThread ? 1 : 0);
+      expect(staging.pagesWritten(1, 0).pages).toEqual(new Set([0]));
+      db.close();
+    });
+  }
 });
