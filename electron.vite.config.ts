@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { developmentCspPlugin } from './electron/main/app/devCsp.ts';
+import { ENTRIES } from './electron/main/entries.ts';
 
 const root = import.meta.dirname;
 
@@ -29,21 +30,15 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(root, 'electron/main/index.ts'),
-          // The database worker thread and the sync process are entries of their own, found next
-          // to the module that starts them (electron/main/cache/client.ts, electron/main/sync/controller.ts).
-          dbWorker: resolve(root, 'electron/main/dbWorker.ts'),
-          // The thread a large sync build fills its search index on (cache/searchIndexBuild.ts).
-          searchIndexWorker: resolve(root, 'electron/main/searchIndexWorker.ts'),
-          // The thread a large read writes its staged pages on (cache/stageWriterThread.ts).
-          stageWriterWorker: resolve(root, 'electron/main/stageWriterWorker.ts'),
-          syncProcess: resolve(root, 'electron/main/sync/processEntry.ts'),
-          sampleApiWorker: resolve(root, 'electron/main/sampleApi/worker.ts'),
+          // The threads and the sync process the main process starts from files of their own,
+          // found beside the chunks by electron/main/entries.ts `entryUrl`.
+          ...Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, resolve(root, 'electron/main', source)])),
           cli: resolve(root, 'electron/main/cli/index.ts'),
         },
         // Native modules load from node_modules (unpacked from the asar by electron-builder).
         external: ['better-sqlite3', 'keytar', 'electron'],
         // Shared chunks sit beside the entries, so `new URL('./dbWorker.js', import.meta.url)`
-        // resolves the same from any chunk.
+        // resolves the same from any chunk (entries.ts).
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
     },

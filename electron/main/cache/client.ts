@@ -21,6 +21,7 @@ import { Worker } from 'node:worker_threads';
 import type { ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, fromErrorPayload } from '../../../shared/errors.ts';
 import type { ContactQuery, OrderQuery } from '../../../shared/query.ts';
+import { entryUrl } from '../entries.ts';
 import { openStartupReader } from './db.ts';
 import { CACHE_METHODS, SCAN_METHODS, STARTUP_READ_METHODS, type CacheJobs, type CacheMethodName, type CacheMethods, type ExportProgressValue } from './methods.ts';
 import { methodClientBase, type HostRequest, type HostResponse, type HostWorkerData, type JobArgs, type JobOptions, type JobProgress, type JobResult, type MethodArgs, type MethodResult } from './protocol.ts';
@@ -51,12 +52,9 @@ async function endWorker(worker: Worker, ms: number): Promise<void> {
   if (!exited) await worker.terminate();
 }
 
-/**
- * Where the worker entry is: `electron/main/dbWorker.ts` when running from the sources, or
- * `dbWorker.js` next to the bundle's chunks in the built app.
- */
+/** Where the worker entry is (entries.ts): `electron/main/dbWorker.ts` from the sources, `dbWorker.js` in the build. */
 export function defaultWorkerUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('../dbWorker.ts', import.meta.url) : new URL('./dbWorker.js', import.meta.url);
+  return entryUrl('dbWorker');
 }
 
 type Request = HostRequest<CacheMethods, CacheJobs>;

@@ -17,6 +17,7 @@ import { rmSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../shared/serviceRecords.ts';
+import { entryUrl } from '../entries.ts';
 import { CONNECTION_INPUTS, SOURCES, fillSql, withoutAutomerge } from './searchIndexFill.ts';
 import { BUILD_SOURCES } from './sortPositions.ts';
 
@@ -93,10 +94,6 @@ export const SLOT = { outcome: 0, started: 1, written: 2, staged: 3, building: 4
 /** The values of the outcome slot. */
 export const OUTCOME = { running: 0, done: 1, failed: 2 } as const;
 
-/** The worker thread's entry: `searchIndexWorker.ts` from the sources, `searchIndexWorker.js` in the build. */
-function workerUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('../searchIndexWorker.ts', import.meta.url) : new URL('./searchIndexWorker.js', import.meta.url);
-}
 
 /** Where a build's worker builds its index: beside the cache, so a full disk shows the same. */
 export function scratchFileOf(cacheFile: string, resource: Resource): string {
@@ -177,7 +174,7 @@ class IndexThread implements StagingSearchIndex {
     const state = new SharedArrayBuffer(4 * Object.keys(SLOT).length);
     this.#flags = new Int32Array(state);
     const workerData: SearchIndexWorkerData = { cacheFile: db.name, scratchFile: this.scratchFile, buildFile: this.buildFile, resource, fillChunkRows, staged, state };
-    this.#worker = new Worker(workerUrl(), { workerData });
+    this.#worker = new Worker(entryUrl('searchIndexWorker'), { workerData });
     // A failure is said through `state`; the thread's own error event could not reach a blocked build.
     this.#worker.on('error', () => {});
   }

@@ -8,6 +8,7 @@
  */
 import type Database from 'better-sqlite3';
 import { Worker, type MessagePort } from 'node:worker_threads';
+import { entryUrl } from '../entries.ts';
 import { openStagingWriter } from './db.ts';
 import { StageWriter, type StagedValues } from './ingest.ts';
 
@@ -40,10 +41,6 @@ export class StageWriterStopped extends Error {
  */
 export const WRITER_MIN_ROWS = 20_000;
 
-function defaultWorkerUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('../stageWriterWorker.ts', import.meta.url) : new URL('./stageWriterWorker.js', import.meta.url);
-}
-
 /** The sync's side of the thread: pages go in, each write's outcome comes back in order. */
 export class StageWriterThread {
   readonly #worker: Worker;
@@ -58,7 +55,7 @@ export class StageWriterThread {
    * @param db the sync's connection to a cache file
    * @throws when the worker cannot be created
    */
-  constructor(db: Database.Database, workerUrl: URL = defaultWorkerUrl()) {
+  constructor(db: Database.Database, workerUrl: URL = entryUrl('stageWriterWorker')) {
     this.#worker = new Worker(workerUrl, { workerData: { cacheFile: db.name } satisfies StageWriterWorkerData });
     this.#worker.on('message', (reply: StageWriterReply) => {
       const waiting = this.#pending.get(reply.id);

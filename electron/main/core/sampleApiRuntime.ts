@@ -4,12 +4,9 @@
  */
 import { Worker } from 'node:worker_threads';
 import { fromErrorPayload, type ErrorPayload } from '../../../shared/errors.ts';
+import { entryUrl } from '../entries.ts';
 import { startSampleApi, type SampleApi, type SampleApiOptions } from '../sampleApi/server.ts';
 
-/** The sample API worker: the .ts source under Node/vitest, `sampleApiWorker.js` in the built app. */
-function sampleApiWorkerUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('../sampleApi/worker.ts', import.meta.url) : new URL('./sampleApiWorker.js', import.meta.url);
-}
 
 /** Options of {@link SampleApiRuntime}. */
 export interface SampleApiRuntimeOptions {
@@ -87,7 +84,7 @@ export class SampleApiRuntime {
 
 function startWorker(options: SampleApiOptions): Promise<{ worker: Worker; baseUrl: string }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(sampleApiWorkerUrl(), { workerData: options });
+    const worker = new Worker(entryUrl('sampleApiWorker'), { workerData: options });
     worker.once('message', (message: { type: string; baseUrl?: string; error?: ErrorPayload }) => {
       if (message.type === 'ready' && message.baseUrl) resolve({ worker, baseUrl: message.baseUrl });
       else {

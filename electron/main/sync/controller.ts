@@ -8,6 +8,7 @@ import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
 import { fromErrorPayload, LetterdeskError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
+import { entryUrl } from '../entries.ts';
 import { logger } from '../log.ts';
 import { DEFAULT_CONCURRENCY } from './decisions.ts';
 import { acquireSyncLock } from './lock.ts';
@@ -77,9 +78,9 @@ export interface StartSyncOptions {
   onProcessEnd?: (stats: SyncProcessStats) => void;
 }
 
-/** Where the sync process's entry is (`processEntry.ts` from sources, `syncProcess.js` beside the built main bundle). */
+/** Where the sync process's entry is (entries.ts: `processEntry.ts` from sources, `syncProcess.js` beside the built main bundle). */
 export function defaultSyncProcessUrl(): URL {
-  return import.meta.url.endsWith('.ts') ? new URL('./processEntry.ts', import.meta.url) : new URL('./syncProcess.js', import.meta.url);
+  return entryUrl('syncProcess');
 }
 
 /**
