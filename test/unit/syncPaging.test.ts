@@ -1,20 +1,24 @@
 // Paging as the sync does it: runSync over the HTTP page source against the sample API on
 // loopback. Page sizes, the account scope, an empty result, a server that caps the page size
-// (also when a continued run meets it), bounded concurrency, a cancel with requests in flight, a
-// page that keeps failing, and faults: a 40 % mix, and 429 with Retry-After.
+// (also when a continued run meets it), bounded concurrency, each lane's next request sent while
+// its last page is written, a cancel with requests in flight, a page that keeps failing, and
+// faults: a 40 % mix, and 429 with Retry-After.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SyncProgress } from '../../shared/contract.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { createApiClient } from '../../electron/main/api/client.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
+import { MirrorStaging, type ReadStaging, type StagedPage, type StagedRecord, type StagingState } from '../../electron/main/cache/staging.ts';
 import { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { runSync, type RunSyncOptions } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource, type HttpPageSourceOptions } from '../../electron/main/sync/httpSource.ts';
 import type { PageSource } from '../../electron/main/sync/pageSource.ts';
+import { SyncProgressMeter } from '../../electron/main/sync/progress.ts';
+import { planRead, readUntilConsistent, type ResourceSync } from '../../electron/main/sync/read.ts';
 
 const tokens = { accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN };
 let dir: string;
@@ -48,6 +52,59 @@ async function counted<T>(server: SampleApi, resource: Resource, run: () => Prom
   const before = server.stats().byEndpoint[resource];
   const result = await run();
   return { requests: server.stats().byEndpoint[resource] - before, result };
+}
+
+/** Requests to `resource` of `server` from now on. */
+function counter(server: SampleApi, resource: Resource): () => number {
+  const before = server.stats().byEndpoint[resource];
+  return () => server.stats().byEndpoint[resource] - before;
+}
+
+/**
+ * A staging whose writes are committed at once but reported done only when the test releases
+ * them, in the order they were handed over (a slow disk, or a busy writer thread).
+ */
+class HeldWrites implements ReadStaging {
+  readonly held: (() => void)[] = [];
+  handed = 0;
+  readonly #inner: MirrorStaging;
+  constructor(inner: MirrorStaging) {
+    this.#inner = inner;
+  }
+  /** Reports the oldest held write as done. */
+  release(): void {
+    this.held.shift()?.();
+  }
+  async writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): Promise<StagedPage> {
+    this.handed += 1;
+    const staged = await this.#inner.writePage(pass, page, serverCount, records);
+    await new Promise<void>((resolve) => this.held.push(resolve));
+    return staged;
+  }
+  state(): StagingState | undefined {
+    return this.#inner.state();
+  }
+  saveState(state: StagingState): void {
+    this.#inner.saveState(state);
+  }
+  clear(): void {
+    this.#inner.clear();
+  }
+  pagesWritten(pass: number, fromPage: number): { pages: Set<number>; rows: number } {
+    return this.#inner.pagesWritten(pass, fromPage);
+  }
+  invalidStaged(pass: number): number {
+    return this.#inner.invalidStaged(pass);
+  }
+  idsStaged(pass: number): number {
+    return this.#inner.idsStaged(pass);
+  }
+  rowsLastSeenIn(pass: number): number {
+    return this.#inner.rowsLastSeenIn(pass);
+  }
+  keepOnlyPass(pass: number): void {
+    this.#inner.keepOnlyPass(pass);
+  }
 }
 
 /** Syncs one resource; returns its run and the largest `pagesTotal` it announced. */
@@ -218,6 +275,38 @@ describe('paging in the sync', () => {
       }
     } finally {
       api.setFaults({});
+    }
+  });
+
+  it("each lane asks for its next page while its last one is written, and hands over one page at a time", async () => {
+    const db = freshCache();
+    const writes = new HeldWrites(new MirrorStaging(db, 'contacts'));
+    const startedMs = performance.now();
+    const run: ResourceSync = {
+      staging: writes, source: source(api), resource: 'contacts', query: null, label: 'contacts', runId: 'held', accountId: null,
+      signal: new AbortController().signal, concurrency: 4, maxPasses: 5, pageCharsBudget: undefined, kept: '', startedMs,
+      progress: new SyncProgressMeter({ profileId: '', runId: 'held', resource: 'contacts', intervalMs: 0 }, startedMs), invalid: 0,
+    };
+    const requests = counter(api, 'contacts');
+    try {
+      const read = readUntilConsistent(run, planRead(run, 100));
+      // The first answer is written before the lanes start.
+      await vi.waitFor(() => expect(writes.held).toHaveLength(1));
+      writes.release();
+      // Four lanes: each hands over a page, asks for the next while it is written, and waits.
+      await vi.waitFor(() => expect([requests(), writes.handed]).toEqual([1 + 8, 1 + 4]));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect([requests(), writes.handed]).toEqual([1 + 8, 1 + 4]);
+      // One page committed: its lane hands over the page it holds and asks for one more.
+      writes.release();
+      await vi.waitFor(() => expect([requests(), writes.handed]).toEqual([1 + 9, 1 + 5]));
+      const done = read.then(() => true);
+      while (!(await Promise.race([done, new Promise((resolve) => setTimeout(() => resolve(false), 5))]))) writes.release();
+      expect(writes.handed).toBe(26);
+      expect(requests()).toBe(26);
+      expect(writes.idsStaged(1)).toBe(2503);
+    } finally {
+      db.close();
     }
   });
 
