@@ -3,7 +3,8 @@
  * staging.ts `MirrorStaging`) give the same staging as pages written in the sync's connection:
  * the same rows, recipients, invalid rows and page records, for contacts and orders, with pages
  * written concurrently. SQLite's errors in the thread reach the read with their code and commit
- * nothing; a thread that cannot start leaves the pages to the connection and loses none; the
+ * nothing; a thread that cannot start leaves the pages to the connection and loses none; one that
+ * stops once running fails the page it had and leaves the next ones to the connection; the
  * staging refuses to be read while a page is in the thread's hands. Contacts' reads get the thread
  * from 20,000 rows and below 300,000, orders' from 20,000. Real cache files, a real thread.
  */
@@ -16,6 +17,7 @@ import type { Resource } from '../../shared/serviceRecords.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
 import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
 import { MirrorStaging } from '../../electron/main/cache/staging.ts';
+import { StageWriterStopped } from '../../electron/main/cache/stageWriterThread.ts';
 import { generateContact, generateOrder } from '../../electron/main/sampleApi/generate.ts';
 
 const PAGE = 200;
@@ -114,6 +116,26 @@ describe('staged pages written by a thread of their own', () => {
     expect(staging.pagesByThread()).toBe(0);
     await staging.endWrites();
     expect(stagingOf(db, 'orders')).toEqual(connectionStaging('thread-missing-connection', 'orders', records));
+    db.close();
+  });
+
+  it('a thread that stops once running fails the page it had, and the next pages are written in the connection', async () => {
+    const records = recordsOf('contacts', PAGE * 3);
+    const db = openCache(join(dir, 'thread-stops.sqlite'));
+    const threadUrl = new URL('../fixtures/stageWriterThatStops.ts', import.meta.url);
+    const staging = new MirrorStaging(db, 'contacts', undefined, { threadMinRows: 0, indexMinRows: Number.POSITIVE_INFINITY, threadUrl });
+    staging.saveState({ runId: 'r', pageSize: PAGE, serverCount: records.length, pass: 1, accountId: null });
+    const page = (n: number) => staging.writePage(1, n, records.length, records.slice(n * PAGE, (n + 1) * PAGE));
+    // Handed over while the thread starts: answered by it (this fixture writes nothing).
+    await page(0);
+    expect(staging.pagesByThread()).toBe(1);
+    // Handed over to the running thread, which then ends: the read fails with this page.
+    await expect(page(1)).rejects.toBeInstanceOf(StageWriterStopped);
+    await page(2);
+    await staging.endWrites();
+    expect(staging.pagesByThread()).toBe(1);
+    expect(staging.pagesWritten(1, 0).pages).toEqual(new Set([2]));
+    expect(db.prepare('SELECT count(*) FROM stage_contacts').pluck().get()).toBe(PAGE);
     db.close();
   });
 

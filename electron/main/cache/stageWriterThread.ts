@@ -21,8 +21,11 @@ export interface StageWriterWorkerData {
 /** A message to the worker: a page to write, or the end of the read. */
 export type StageWriterRequest = { id: number; pass: number; page: number; serverCount: number; values: StagedValues } | 'close';
 
-/** The worker's answer to a page: the rowid of its first row, or SQLite's error. */
-export type StageWriterReply = { id: number; firstRowid: number | null } | { id: number; error: { name: string; message: string; code?: string } };
+/**
+ * What the worker says: that it has opened its connection ('running'), or its answer to a page:
+ * the rowid of its first row, or SQLite's error.
+ */
+export type StageWriterReply = 'running' | { id: number; firstRowid: number | null } | { id: number; error: { name: string; message: string; code?: string } };
 
 /**
  * The thread stopped (its script missing, its connection not opened, the thread ended) before it
@@ -48,6 +51,7 @@ export class StageWriterThread {
   readonly #exited: Promise<void>;
   #nextId = 0;
   #stopped: StageWriterStopped | null = null;
+  #running = false;
 
   /**
    * Starts the thread on `db`'s file. It opens its connection as it starts: a failure then
@@ -58,6 +62,10 @@ export class StageWriterThread {
   constructor(db: Database.Database, workerUrl: URL = entryUrl('stageWriterWorker')) {
     this.#worker = new Worker(workerUrl, { workerData: { cacheFile: db.name } satisfies StageWriterWorkerData });
     this.#worker.on('message', (reply: StageWriterReply) => {
+      if (reply === 'running') {
+        this.#running = true;
+        return;
+      }
       const waiting = this.#pending.get(reply.id);
       this.#pending.delete(reply.id);
       if (!waiting) return;
@@ -71,6 +79,11 @@ export class StageWriterThread {
         resolve();
       });
     });
+  }
+
+  /** Whether the thread has opened its connection (and not stopped since). */
+  get running(): boolean {
+    return this.#running && !this.#stopped;
   }
 
   /**
@@ -105,6 +118,7 @@ export class StageWriterThread {
 export function runStageWriter(data: StageWriterWorkerData, port: MessagePort): void {
   const db = openStagingWriter(data.cacheFile);
   const writer = new StageWriter(db);
+  port.postMessage('running' satisfies StageWriterReply);
   port.on('message', (request: StageWriterRequest) => {
     if (request === 'close') {
       db.close();

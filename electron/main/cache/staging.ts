@@ -134,33 +134,63 @@ export class MirrorStaging implements ReadStaging {
     clearStage(this.#db, this.#resource);
   }
 
-  async writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): Promise<StagedPage> {
-    const values = stagedValues(this.#resource, page, records);
-    const staged = { rows: values.rows.length, invalid: values.invalid, ids: values.ids };
-    const firstRowid = await this.#write(pass, page, serverCount, values);
-    // The index thread runs only while a first pass is read (saveState stops it for any other).
-    this.#index?.pageWritten(page, firstRowid, staged.rows);
-    return staged;
+  writePage(pass: number, page: number, serverCount: number, records: readonly StagedRecord[]): Promise<StagedPage> {
+    let written: Promise<number | null>;
+    let staged: StagedPage;
+    try {
+      const values = stagedValues(this.#resource, page, records);
+      staged = { rows: values.rows.length, invalid: values.invalid, ids: values.ids };
+      written = this.#write(pass, page, serverCount, values);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return written.then((firstRowid) => {
+      // The index thread runs only while a first pass is read (saveState stops it for any other).
+      this.#index?.pageWritten(page, firstRowid, staged.rows);
+      return staged;
+    });
   }
 
-  /** Writes a page's values in the thread, or in the connection when there is none or it stopped. */
-  async #write(pass: number, page: number, serverCount: number, values: StagedValues): Promise<number | null> {
-    if (this.#thread) {
-      this.#writing += 1;
-      try {
-        const firstRowid = await this.#thread.write(pass, page, serverCount, values);
-        this.#threadPages += 1;
-        return firstRowid;
-      } catch (error) {
-        if (!(error instanceof StageWriterStopped)) throw error;
-        // The thread's transaction, if any, was rolled back: the page is written here instead,
-        // and so are the next ones.
-        this.#thread = null;
-      } finally {
-        this.#writing -= 1;
-      }
+  /**
+   * Writes a page's values in the connection, or hands them to the thread. A thread that has
+   * opened its connection has the page alone, so its values are not kept while it is written; a
+   * thread still starting may fail to, so they are kept until it answers.
+   * @throws (synchronously) what the connection's write throws
+   */
+  #write(pass: number, page: number, serverCount: number, values: StagedValues): Promise<number | null> {
+    const thread = this.#thread;
+    if (!thread) return Promise.resolve(this.#writer.writeValues(pass, page, serverCount, values));
+    if (thread.running) return this.#inThread(thread.write(pass, page, serverCount, values));
+    return this.#inStartingThread(thread, pass, page, serverCount, values);
+  }
+
+  /**
+   * A page in the thread's hands until it answers. A thread that stops meanwhile rolled the
+   * page back: the read fails with {@link StageWriterStopped} (the next sync continues from the
+   * pages committed), and any later page is written in the connection.
+   */
+  async #inThread(written: Promise<number | null>): Promise<number | null> {
+    this.#writing += 1;
+    try {
+      const firstRowid = await written;
+      this.#threadPages += 1;
+      return firstRowid;
+    } catch (error) {
+      if (error instanceof StageWriterStopped) this.#thread = null;
+      throw error;
+    } finally {
+      this.#writing -= 1;
     }
-    return this.#writer.writeValues(pass, page, serverCount, values);
+  }
+
+  /** A page for a thread that has not yet opened its connection: written here if it cannot. */
+  async #inStartingThread(thread: StageWriterThread, pass: number, page: number, serverCount: number, values: StagedValues): Promise<number | null> {
+    try {
+      return await this.#inThread(thread.write(pass, page, serverCount, values));
+    } catch (error) {
+      if (!(error instanceof StageWriterStopped)) throw error;
+      return this.#writer.writeValues(pass, page, serverCount, values);
+    }
   }
 
   /**
