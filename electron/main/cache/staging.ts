@@ -46,29 +46,24 @@ export interface ReadStaging {
 }
 
 /**
- * The helper threads a large read gets, by resource, and the rows from which each starts.
- * Contacts' search index is most of their build, so filling it during the read
- * ({@link indexWhileStaging}) shortens the build. Orders' index is small beside the rest of their
- * build, which the build's thread runs it beside anyway. Each page costs about as much to write as
- * to fetch, parse and validate, so a thread of its own writes the pages ({@link StageWriterThread})
- * while the next are fetched: for orders always, for contacts only while the read is small enough
- * that indexing its pages leaves the other core room. From `writerBelowRows` on, the index thread
- * fills that core, and a writer beside it slows the build more than it shortens the read
- * (docs/benchmarks.md).
+ * What a large read gives the other core to, by resource. Contacts' search index is most of their
+ * build, so filling it during the read ({@link indexWhileStaging}) shortens the build. Orders'
+ * index is small beside the rest of their build, which the build's thread runs it beside anyway;
+ * their pages (large, with their recipients) cost about as much to write as to fetch and parse, so
+ * they are written by a thread of their own ({@link StageWriterThread}) while the next are fetched.
+ * Both at once leave neither a core of its own: at 1M contacts the build got longer by more than
+ * the read got shorter, and at 100k the gain was within the machine's noise (docs/benchmarks.md).
  */
-const LARGE_READ_HELPERS: Readonly<Record<Resource, { indexFromRows: number; writerFromRows: number; writerBelowRows: number }>> = {
-  contacts: { indexFromRows: WORKER_MIN_ROWS, writerFromRows: WRITER_MIN_ROWS, writerBelowRows: 300_000 },
-  orders: { indexFromRows: Number.POSITIVE_INFINITY, writerFromRows: WRITER_MIN_ROWS, writerBelowRows: Number.POSITIVE_INFINITY },
-};
+const LARGE_READ_HELPER: Readonly<Record<Resource, 'search index' | 'writer'>> = { contacts: 'search index', orders: 'writer' };
 
 /**
  * The mirror's staging of one resource (`stage_*`, `sync_state`, `sync_pages`). A large read
- * into a cache file has helper threads ({@link LARGE_READ_HELPERS}): its pages are written by a
- * thread of their own (stageWriterThread.ts) while the sync's thread fetches the next ones, until
- * {@link endWrites}; and, for a first read into an empty staging, its search index is filled
- * meanwhile, page by page (searchIndexBuild.ts `indexWhileStaging`), and the build takes that
- * thread over ({@link takeSearchIndex}); a read that ends without a build stops it
- * ({@link stopIndexing}).
+ * into a cache file has one helper thread ({@link LARGE_READ_HELPER}): either its pages are
+ * written by a thread of their own (stageWriterThread.ts) while the sync's thread fetches the next
+ * ones, until {@link endWrites}; or, for a first read into an empty staging, its search index is
+ * filled meanwhile, page by page (searchIndexBuild.ts `indexWhileStaging`), and the build takes
+ * that thread over ({@link takeSearchIndex}); a read that ends without a build stops it
+ * ({@link stopIndexing}). The options can give a read both (the tests do).
  */
 export class MirrorStaging implements ReadStaging {
   readonly #db: Database.Database;
@@ -78,7 +73,6 @@ export class MirrorStaging implements ReadStaging {
   #index: StagingSearchIndex | null = null;
   readonly #indexMinRows: number;
   readonly #threadMinRows: number;
-  readonly #threadBelowRows: number;
   readonly #threadUrl: URL | undefined;
   #thread: StageWriterThread | null = null;
   /** Pages handed to the thread and not yet answered. */
@@ -88,17 +82,17 @@ export class MirrorStaging implements ReadStaging {
 
   /**
    * @param options.indexMinRows rows of a read from which a thread indexes its pages as they are
-   *   staged (default: the resource's in {@link LARGE_READ_HELPERS})
+   *   staged (default: searchIndexBuild.ts `WORKER_MIN_ROWS` where {@link LARGE_READ_HELPER} says
+   *   so, else never)
    * @param options.threadMinRows rows of a read from which its pages are written by a thread of
-   *   their own (default: the resource's in {@link LARGE_READ_HELPERS}, which also says from which
-   *   rows on they no longer are)
+   *   their own (default: stageWriterThread.ts `WRITER_MIN_ROWS` where {@link LARGE_READ_HELPER}
+   *   says so, else never)
    * @param options.threadUrl the writer thread's script (default: the app's own)
    */
   constructor(db: Database.Database, resource: Resource, books: SyncBookkeeping = new SyncBookkeeping(db), options: { indexMinRows?: number; threadMinRows?: number; threadUrl?: URL } = {}) {
-    const helpers = LARGE_READ_HELPERS[resource];
-    this.#indexMinRows = options.indexMinRows ?? helpers.indexFromRows;
-    this.#threadMinRows = options.threadMinRows ?? helpers.writerFromRows;
-    this.#threadBelowRows = helpers.writerBelowRows;
+    const helper = LARGE_READ_HELPER[resource];
+    this.#indexMinRows = options.indexMinRows ?? (helper === 'search index' ? WORKER_MIN_ROWS : Number.POSITIVE_INFINITY);
+    this.#threadMinRows = options.threadMinRows ?? (helper === 'writer' ? WRITER_MIN_ROWS : Number.POSITIVE_INFINITY);
     this.#threadUrl = options.threadUrl;
     this.#db = db;
     this.#resource = resource;
@@ -119,7 +113,7 @@ export class MirrorStaging implements ReadStaging {
       const read = { pageSize: state.pageSize, pages: Math.max(1, Math.ceil(state.serverCount / state.pageSize)), count: state.serverCount };
       this.#index = indexWhileStaging(this.#db, this.#resource, read, this.#indexMinRows);
     }
-    if (!this.#thread && state.serverCount >= this.#threadMinRows && state.serverCount < this.#threadBelowRows && !this.#db.memory) {
+    if (!this.#thread && state.serverCount >= this.#threadMinRows && !this.#db.memory) {
       try {
         this.#thread = new StageWriterThread(this.#db, this.#threadUrl);
       } catch {
