@@ -1,6 +1,6 @@
 // Paging as the sync does it: runSync over the HTTP page source against the sample API on
 // loopback. Page sizes, the account scope, an empty result, a server that caps the page size
-// (also when a continued run meets it), bounded concurrency, each lane's next request sent while
+// (also when a continued run meets it), bounded concurrency, each lane's next request sent once
 // its last page is written, a cancel with requests in flight, a page that keeps failing, and
 // faults: a 40 % mix, and 429 with Retry-After.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -278,7 +278,7 @@ describe('paging in the sync', () => {
     }
   });
 
-  it("each lane asks for its next page while its last one is written, and hands over one page at a time", async () => {
+  it('each lane asks for its next page once its last one is written, so one page a lane is held', async () => {
     const db = freshCache();
     const writes = new HeldWrites(new MirrorStaging(db, 'contacts'));
     const startedMs = performance.now();
@@ -293,13 +293,14 @@ describe('paging in the sync', () => {
       // The first answer is written before the lanes start.
       await vi.waitFor(() => expect(writes.held).toHaveLength(1));
       writes.release();
-      // Four lanes: each hands over a page, asks for the next while it is written, and waits.
-      await vi.waitFor(() => expect([requests(), writes.handed]).toEqual([1 + 8, 1 + 4]));
+      // Four lanes: each hands over a page and waits for it before it asks for another, so a lane
+      // never holds a fetched page besides the one being written.
+      await vi.waitFor(() => expect([requests(), writes.handed]).toEqual([1 + 4, 1 + 4]));
       await new Promise((resolve) => setTimeout(resolve, 150));
-      expect([requests(), writes.handed]).toEqual([1 + 8, 1 + 4]);
-      // One page committed: its lane hands over the page it holds and asks for one more.
+      expect([requests(), writes.handed]).toEqual([1 + 4, 1 + 4]);
+      // One page committed: its lane asks for one more and hands it over.
       writes.release();
-      await vi.waitFor(() => expect([requests(), writes.handed]).toEqual([1 + 9, 1 + 5]));
+      await vi.waitFor(() => expect([requests(), writes.handed]).toEqual([1 + 5, 1 + 5]));
       const done = read.then(() => true);
       while (!(await Promise.race([done, new Promise((resolve) => setTimeout(() => resolve(false), 5))]))) writes.release();
       expect(writes.handed).toBe(26);

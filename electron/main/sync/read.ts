@@ -157,33 +157,19 @@ async function fetchInLanes(run: ResourceSync, plan: ReadPlan, todo: readonly nu
   const local = new AbortController();
   const onAbort = () => local.abort();
   signal.addEventListener('abort', onAbort);
-  // A lane asks for its next page while its last one is written (by the staging's writer thread,
-  // if it has one), so the write does not add to each request's round trip; it hands over a page
-  // only once its previous one is committed, so each lane has at most one page being written.
   const lane = async () => {
-    let writing: Promise<void> = Promise.resolve();
-    try {
-      while (next < todo.length) {
-        if (local.signal.aborted) return;
-        const page = todo[next++] as number;
-        const served = await fetchPage(run, plan, page, plan.pageSize, local.signal);
-        if (signal.aborted) throw cancelled(run.kept);
-        if (pageShowsDrift(page, pagesTotal, plan.pageSize, count, { count: served.count, rows: served.records.length })) drift = true;
-        await writing;
-        // Only the page's size is kept while it is written: its records are garbage once staged
-        // or handed to the staging's writer thread.
-        writing = staging.writePage(plan.pass, page, served.count, served.records).then((w) => {
-          run.invalid += w.invalid;
-          progress.pageWritten(w.rows);
-          progress.emit(false);
-        });
-        // A failed write is thrown where the lane next waits for it: before its next page, or
-        // when it ends; until then it must not count as unhandled.
-        writing.catch(() => undefined);
-      }
-    } finally {
-      // The lane ends only once its last page is committed or rolled back.
-      await writing;
+    while (next < todo.length) {
+      if (local.signal.aborted) return;
+      const page = todo[next++] as number;
+      const served = await fetchPage(run, plan, page, plan.pageSize, local.signal);
+      if (signal.aborted) throw cancelled(run.kept);
+      // Only the page's size is kept while it is written: its records are garbage once staged or
+      // handed to the staging's writer thread.
+      if (pageShowsDrift(page, pagesTotal, plan.pageSize, count, { count: served.count, rows: served.records.length })) drift = true;
+      const w = await staging.writePage(plan.pass, page, served.count, served.records);
+      run.invalid += w.invalid;
+      progress.pageWritten(w.rows);
+      progress.emit(false);
     }
   };
   const failures: unknown[] = [];
