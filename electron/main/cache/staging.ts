@@ -148,42 +148,35 @@ export class MirrorStaging implements ReadStaging {
   /**
    * Writes a page's values in the connection, or hands them to the thread. A thread that has
    * opened its connection has the page alone, so its values are not kept while it is written; a
-   * thread still starting may fail to, so they are kept until it answers.
+   * thread still starting may fail to, so they are kept until it answers, to be written here.
    * @throws (synchronously) what the connection's write throws
    */
   #write(pass: number, page: number, serverCount: number, values: StagedValues): Promise<number | null> {
     const thread = this.#thread;
     if (!thread) return Promise.resolve(this.#writer.writeValues(pass, page, serverCount, values));
-    if (thread.running) return this.#inThread(thread.write(pass, page, serverCount, values));
-    return this.#inStartingThread(thread, pass, page, serverCount, values);
+    const inConnection = thread.running ? null : () => this.#writer.writeValues(pass, page, serverCount, values);
+    return this.#inThread(thread.write(pass, page, serverCount, values), inConnection);
   }
 
   /**
-   * A page in the thread's hands until it answers. A thread that stops meanwhile rolled the
-   * page back: the read fails with {@link StageWriterStopped} (the next sync continues from the
-   * pages committed), and any later page is written in the connection.
+   * A page in the thread's hands until it answers. A thread that stops meanwhile rolled the page
+   * back, and any later page is written in the connection; this one too if it still can be
+   * (`inConnection`), else the read fails with {@link StageWriterStopped} (the next sync
+   * continues from the pages committed).
    */
-  async #inThread(written: Promise<number | null>): Promise<number | null> {
+  async #inThread(written: Promise<number | null>, inConnection: (() => number | null) | null): Promise<number | null> {
     this.#writing += 1;
     try {
       const firstRowid = await written;
       this.#threadPages += 1;
       return firstRowid;
     } catch (error) {
-      if (error instanceof StageWriterStopped) this.#thread = null;
-      throw error;
+      if (!(error instanceof StageWriterStopped)) throw error;
+      this.#thread = null;
+      if (!inConnection) throw error;
+      return inConnection();
     } finally {
       this.#writing -= 1;
-    }
-  }
-
-  /** A page for a thread that has not yet opened its connection: written here if it cannot. */
-  async #inStartingThread(thread: StageWriterThread, pass: number, page: number, serverCount: number, values: StagedValues): Promise<number | null> {
-    try {
-      return await this.#inThread(thread.write(pass, page, serverCount, values));
-    } catch (error) {
-      if (!(error instanceof StageWriterStopped)) throw error;
-      return this.#writer.writeValues(pass, page, serverCount, values);
     }
   }
 
