@@ -49,9 +49,9 @@ function cachedIds(db: Database.Database, resource: Resource): string[] {
 
 /** Requests `run` made to `resource` of `server`, and its result. */
 async function counted<T>(server: SampleApi, resource: Resource, run: () => Promise<T>): Promise<{ requests: number; result: T }> {
-  const before = server.stats().byEndpoint[resource];
+  const requests = counter(server, resource);
   const result = await run();
-  return { requests: server.stats().byEndpoint[resource] - before, result };
+  return { requests: requests(), result };
 }
 
 /** Requests to `resource` of `server` from now on. */

@@ -94,7 +94,6 @@ export const SLOT = { outcome: 0, started: 1, written: 2, staged: 3, building: 4
 /** The values of the outcome slot. */
 export const OUTCOME = { running: 0, done: 1, failed: 2 } as const;
 
-
 /** Where a build's worker builds its index: beside the cache, so a full disk shows the same. */
 export function scratchFileOf(cacheFile: string, resource: Resource): string {
   return `${cacheFile}.${resource}-search`;

@@ -7,7 +7,6 @@ import { fromErrorPayload, type ErrorPayload } from '../../../shared/errors.ts';
 import { entryUrl } from '../entries.ts';
 import { startSampleApi, type SampleApi, type SampleApiOptions } from '../sampleApi/server.ts';
 
-
 /** Options of {@link SampleApiRuntime}. */
 export interface SampleApiRuntimeOptions {
   /** What the server serves (size, seed, host, port, tokens, faults). */
