@@ -275,6 +275,31 @@ describe('search index filled in a worker thread', () => {
     db.close();
   });
 
+  it('while the pages are staged, the thread checkpoints the WAL: it starts over instead of growing', async () => {
+    const records = contactRecords(true);
+    const file = join(dir, 'staged-checkpoints.sqlite');
+    const db = openCache(file);
+    // Only the thread checkpoints: without it the WAL would hold every page.
+    db.pragma('wal_autocheckpoint = 0');
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    const staging = new MirrorStaging(db, 'contacts', undefined, { indexMinRows: 0, threadMinRows: Number.POSITIVE_INFINITY });
+    staging.saveState({ runId: 'r', pageSize: 500, serverCount: records.length, pass: 1, accountId: null });
+    const walSizes: number[] = [];
+    for (let page = 0; page * 500 < records.length; page++) {
+      await staging.writePage(1, page, records.length, records.slice(page * 500, page * 500 + 500));
+      walSizes.push(statSync(`${file}-wal`).size);
+      // Once the thread has checkpointed the page, the file holds the whole database.
+      const pages = db.pragma('page_count', { simple: true }) as number;
+      await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThanOrEqual(pages * pageSize), { timeout: 10_000 });
+    }
+    await staging.endWrites();
+    // Each page's write started the WAL over: it never held more than about one page.
+    expect(walSizes.length).toBe(8);
+    expect(Math.max(...walSizes)).toBeLessThan(2 * (walSizes[0] as number));
+    staging.stopIndexing();
+    db.close();
+  });
+
   for (const [what, fileOf] of [['its index', scratchFileOf], ['its labels and positions', buildFileOf]] as const) {
     it(`when the thread cannot write ${what}, the build does the thread's work itself`, () => {
       const records = contactRecords();

@@ -77,7 +77,8 @@ export function withoutJournal(db: Database.Database, schemas: readonly string[]
  * so FTS5 writes no more segments than its buffer makes. Each contact's labels are read from its
  * own list (no label table exists yet). Whether that index is the build's is known only at the
  * build ({@link matches}). A page that cannot be indexed stops the filling: the build then fills
- * the index again.
+ * the index again. After each page the thread also checkpoints the cache's WAL, off the read's
+ * core ({@link #checkpoint}).
  */
 export class StagedIndex {
   readonly #db: Database.Database;
@@ -95,6 +96,8 @@ export class StagedIndex {
   #placeOf = new Int32Array(1 << 16);
   #indexed = 0;
   #stopped = false;
+  /** Whether the thread still checkpoints the cache after each page ({@link #checkpoint}). */
+  #checkpoints = true;
 
   /** @param building whether the build has begun: pages are then only recorded, and indexed after the build's part */
   constructor(db: Database.Database, resource: Resource, read: StagedRead, building: () => boolean) {
@@ -113,14 +116,40 @@ export class StagedIndex {
 
   /** Page `page` is staged: `rows` rows from staging rowid `firstRowid` on (null: none). */
   pageStaged(page: number, firstRowid: number | null, rows: number): void {
-    if (this.#stopped) return;
+    if (this.#building()) {
+      if (!this.#stopped) this.#record(page, firstRowid, rows);
+      return;
+    }
+    if (!this.#stopped && this.#record(page, firstRowid, rows)) this.#indexReady(false);
+    this.#checkpoint();
+  }
+
+  /** Notes a staged page for the index. @returns false when the filling stops (a page staged twice) */
+  #record(page: number, firstRowid: number | null, rows: number): boolean {
     if (page < this.#next || this.#waiting.has(page) || (rows > 0 && firstRowid === null)) {
       // A page staged twice: its earlier rows may have been replaced.
       this.#stopped = true;
-      return;
+      return false;
     }
     this.#waiting.set(page, { firstRowid, rows, read: false });
-    if (!this.#building()) this.#indexReady(false);
+    return true;
+  }
+
+  /**
+   * Copies the pages committed so far from the cache's WAL into its file ('PASSIVE': never
+   * waiting for the writer), so that the read's connection, whose own checkpoints then find
+   * little left to copy, spends its core on the next pages. Its WAL starts over once a
+   * checkpoint has copied all of it. The first error ends these checkpoints: the connection's
+   * own still run (at the size db.ts sets).
+   */
+  #checkpoint(): void {
+    if (!this.#checkpoints) return;
+    try {
+      this.#db.pragma('cache.wal_checkpoint(PASSIVE)');
+    } catch (error) {
+      console.error('search index: checkpointing the cache while its pages are staged failed; the read does it', error);
+      this.#checkpoints = false;
+    }
   }
 
   /**
