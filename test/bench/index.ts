@@ -48,7 +48,7 @@ import { exportSql } from '../../electron/main/cache/exportRows.ts';
 import { cacheFilePath } from '../../electron/main/paths.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 import type { FloorChildInput, FloorChildResult, StoreFloorInput } from './floorChild.ts';
-import { fmt, latencyStats, machine, markdownTable, mb, mib, percentile, ROOT, runChild, startSampleApiProcess, syncPageSize, type Metric, type PssTotal } from './lib.ts';
+import { fmt, lateAt, latencyStats, machine, markdownTable, mb, mib, percentile, ROOT, runChild, startSampleApiProcess, syncPageSize, type Metric, type PssTotal } from './lib.ts';
 import type { QueryChildInput, QueryChildResult } from './appChild.ts';
 import type { SyncChildInput, SyncChildResult } from './syncChild.ts';
 import { prepareBenchView, type BenchView } from './viewSetup.ts';
@@ -206,6 +206,8 @@ interface SyncRound {
   floor: FloorSet | null;
   result: SyncChildResult;
   idleMaxDelayMs: number;
+  /** How late the idle process's own timer was over the sync's largest delay (ms). */
+  idleAtWorstMs: number;
   ms: Record<Resource, number | null>;
 }
 
@@ -213,7 +215,7 @@ interface SyncRound {
 function reportSync(s: string, contacts: number, orders: number, resources: readonly Resource[], done: readonly SyncRound[], scaleRaw: Record<string, unknown>): void {
   const last = done[done.length - 1] as SyncRound;
   scaleRaw.floors = last.floor;
-  scaleRaw.sync = { ...last.result, idleMaxDelayMs: last.idleMaxDelayMs };
+  scaleRaw.sync = { ...last.result, idleMaxDelayMs: last.idleMaxDelayMs, idleAtWorstMs: last.idleAtWorstMs };
   if (done.length > 1) scaleRaw.syncRounds = done.map((d) => ({ floors: d.floor, ms: d.ms, cpuMs: d.result.cpuMs, peakRssBytes: d.result.peakRssBytes }));
   const via = viaOf(last.result);
   const rounded = done.length > 1 ? `median of ${done.length} rounds, floors then sync in each` : '';
@@ -264,7 +266,7 @@ function reportSync(s: string, contacts: number, orders: number, resources: read
   });
   // Event-loop delay and memory: the worst round.
   const laggiest = done.reduce((w, d) => (d.result.maxEventLoopDelayMs > w.result.maxEventLoopDelayMs ? d : w));
-  addMax(`${s}.sync.eventLoopDelay`, `${s}: main-thread event-loop delay during the sync (max)`, laggiest.result.maxEventLoopDelayMs, 50, 'ms', `${via}; p99 ${fmt(laggiest.result.p99EventLoopDelayMs)} ms; the largest at ${fmt(laggiest.result.worstDelay.atMs / 1000)} s (${laggiest.result.worstDelay.phase}); floor = an idle process at the same time${rounded ? `; the largest of ${done.length} rounds` : ''}`, laggiest.idleMaxDelayMs);
+  addMax(`${s}.sync.eventLoopDelay`, `${s}: main-thread event-loop delay during the sync (max)`, laggiest.result.maxEventLoopDelayMs, 50, 'ms', `${via}; p99 ${fmt(laggiest.result.p99EventLoopDelayMs)} ms; the largest at ${fmt(laggiest.result.worstDelay.atMs / 1000)} s (${laggiest.result.worstDelay.phase}), of it ${fmt(laggiest.result.worstDelay.gcMs)} ms this thread's garbage collection, the idle process ${fmt(laggiest.idleAtWorstMs)} ms late over the same span; floor = an idle process at the same time${rounded ? `; the largest of ${done.length} rounds` : ''}`, laggiest.idleMaxDelayMs);
   const result = done.reduce((w, d) => ((d.result.peakRssBytes ?? 0) > (w.result.peakRssBytes ?? 0) ? d : w)).result;
   const both = result.mainRssMax.rss + result.rssMax.rss;
   addMax(`${s}.sync.peakRss`, `${s}: peak RSS of the syncing process`, mb(result.peakRssBytes), 300, 'MB', `the issue's unit, 10^6 bytes: ${fmt(mib(result.peakRssBytes))} MiB${rounded ? ` (the largest of ${done.length} rounds)` : ''}; ${result.mode === 'engine' ? 'VmHWM of the process' : `the sync process (${result.syncProcess ?? 'from the sources'}) as it measured itself (ru_maxrss); sampled every 25 ms: largest anonymous ${fmt(mib(result.rssMax.anon))} MiB, file-backed (the node binary's code, libraries) ${fmt(mib(result.rssMax.file))} MiB, peak phase ${peakPhase(result.rssByPhase)}; the main process (core, database worker) meanwhile: ${fmt(mib(result.baseRssBytes))} MiB at rest before the sync, largest ${fmt(mib(result.mainRssMax.rss))} MiB (anonymous ${fmt(mib(result.mainRssMax.anon))}, file-backed ${fmt(mib(result.mainRssMax.file))}); the two processes together ${pssNote(result.appPssMax, both)}`}`);
@@ -307,7 +309,8 @@ async function runScale(contacts: number): Promise<void> {
           // Every sync starts from an empty cache.
           for (const suffix of ['', '-wal', '-shm']) rmSync(cacheFile + suffix, { force: true });
           const input: SyncChildInput = { cacheFile, dataDir, baseUrl: api.baseUrl, resources, pageSize: PAGE_SIZE, concurrency: CONCURRENCY, mode: 'core', ...builtSyncProcess() };
-          const { result, idleMaxDelayMs } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
+          const { result, idleMaxDelayMs, idleLate } = await runChild<SyncChildResult>(resolve(here, 'syncChild.ts'), input);
+          const idleAtWorstMs = lateAt(idleLate, result.worstDelay.fromEpochMs, result.worstDelay.toEpochMs);
           synced = result.runs.every((r) => r.outcome === 'succeeded');
           if (!synced) throw new Error(`sync outcome: ${result.runs.map((r) => `${r.resource} ${r.outcome} ${r.error?.code ?? ''}`).join(', ')}`);
           const c = result.timings.contacts;
@@ -320,7 +323,7 @@ async function runScale(contacts: number): Promise<void> {
           const since = (ms: number | null | undefined): number | null => (ms !== null && ms !== undefined && ordersStart !== null ? ms - ordersStart : null);
           const via = viaOf(result);
           log(`sync ${s}${rounds > 1 ? ` (round ${round + 1} of ${rounds})` : ''} (${via}): contacts ${fmt(contactsMs)} ms (fetched at ${fmt(c?.fetchedMs)}, indexing ${fmt(c?.indexingMs)}), orders ${fmt(ordersMs)} ms (fetched at ${fmt(since(o?.fetchedMs))}, indexing ${fmt(since(o?.indexingMs))}); max event-loop delay ${fmt(result.maxEventLoopDelayMs)} ms; peak RSS ${fmt(mib(result.peakRssBytes))} MiB`);
-          done.push({ floor, result, idleMaxDelayMs, ms: { contacts: contactsMs, orders: ordersMs } });
+          done.push({ floor, result, idleMaxDelayMs, idleAtWorstMs, ms: { contacts: contactsMs, orders: ordersMs } });
         }
         // Without the sync section the sync only prepares the data the other sections read.
         if (sections.has('sync')) reportSync(s, contacts, orders, resources, done, scaleRaw);

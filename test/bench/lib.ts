@@ -300,6 +300,53 @@ export interface ChildResult<T> {
   idleMaxDelayMs: number;
   /** The same control over each `phase` the child marked with {@link markPhase} (start … end). */
   idlePhaseMaxDelayMs: Record<string, number>;
+  /** This process's late ticks over the child's run, for {@link lateAt}. */
+  idleLate: LateTick[];
+}
+
+/** A 5 ms timer that fired more than {@link LATE_TICK_MS} late: when it fired (epoch ms) and how late (ms). */
+export interface LateTick {
+  atEpochMs: number;
+  ms: number;
+}
+
+/** Lateness from which a tick is kept in {@link ChildResult.idleLate} (ms). */
+const LATE_TICK_MS = 5;
+
+/** Ticks kept at most: the latest, so a long run stays bounded. */
+const LATE_TICKS_KEPT = 20_000;
+
+/**
+ * Starts a 5 ms timer that notes each time it fires late ({@link LateTick}): with epoch times, so
+ * a delay in one process can be set beside what another process saw at that moment.
+ * @returns a function that stops the timer and returns the late ticks
+ */
+export function lateTicks(): () => LateTick[] {
+  const late: LateTick[] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const ms = now - last - 5;
+    if (ms > LATE_TICK_MS) {
+      late.push({ atEpochMs: performance.timeOrigin + now, ms });
+      if (late.length > LATE_TICKS_KEPT) late.splice(0, late.length - LATE_TICKS_KEPT);
+    }
+    last = now;
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    return late;
+  };
+}
+
+/**
+ * The largest lateness among `ticks` whose late span overlaps `[fromEpochMs, toEpochMs]`, or 0: how
+ * late another process was over the same moment.
+ */
+export function lateAt(ticks: readonly LateTick[], fromEpochMs: number, toEpochMs: number): number {
+  let worst = 0;
+  for (const t of ticks) if (t.atEpochMs >= fromEpochMs && t.atEpochMs - t.ms <= toEpochMs) worst = Math.max(worst, t.ms);
+  return worst;
 }
 
 /** Prefix of the lines a child prints to mark a phase (`<mark> start|end <name>`). */
@@ -319,6 +366,7 @@ export function runChild<T>(script: string, input: unknown, options: { nodeArgs?
   const started = performance.now();
   const idle = monitorEventLoopDelay({ resolution: 5 });
   idle.enable();
+  const stopTicks = lateTicks();
   const phase = monitorEventLoopDelay({ resolution: 5 });
   const phases: Record<string, number> = {};
   let seen = 0;
@@ -351,12 +399,13 @@ export function runChild<T>(script: string, input: unknown, options: { nodeArgs?
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
       idle.disable();
+      const idleLate = stopTicks();
       const line = out.split('\n').find((l) => l.startsWith(RESULT_MARK));
       if (code !== 0 || !line) {
         reject(new Error(`${script} exited ${code ?? signal}${line ? '' : ' without a result'}: ${err.trim().split('\n').slice(-8).join(' | ')}`));
         return;
       }
-      resolvePromise({ result: JSON.parse(line.slice(RESULT_MARK.length)) as T, wallMs: performance.now() - started, idleMaxDelayMs: idle.max / 1e6, idlePhaseMaxDelayMs: phases });
+      resolvePromise({ result: JSON.parse(line.slice(RESULT_MARK.length)) as T, wallMs: performance.now() - started, idleMaxDelayMs: idle.max / 1e6, idlePhaseMaxDelayMs: phases, idleLate });
     });
   });
 }

@@ -13,7 +13,7 @@
  * The sync process's memory is sampled by its pid while it runs and reported by itself at its end.
  * Prints one `BENCH_RESULT {…}` line (see {@link SyncChildResult}).
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { SyncProgress, SyncRun } from '../../shared/contract.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
@@ -65,8 +65,12 @@ export interface SyncChildResult {
   maxEventLoopDelayMs: number;
   /** p99 of the event-loop delay, ms. */
   p99EventLoopDelayMs: number;
-  /** The largest lateness of a 5 ms timer (≈ the largest delay), when (ms since the sync started) and in which `resource:phase`. */
-  worstDelay: { ms: number; atMs: number; phase: string };
+  /**
+   * The largest lateness of a 5 ms timer (≈ the largest delay): when (ms since the sync started,
+   * and the late span in epoch ms), in which `resource:phase`, and how much of it this process's
+   * garbage collection paused the thread (ms).
+   */
+  worstDelay: { ms: number; atMs: number; phase: string; fromEpochMs: number; toEpochMs: number; gcMs: number };
   /**
    * Peak RSS of the syncing process (bytes): the sync process as it measured itself (`ru_maxrss`,
    * the largest of its attempts); in `engine` mode this process (VmHWM).
@@ -186,15 +190,24 @@ async function main(): Promise<void> {
   };
   histogram.enable();
   // When the largest delay happened (the histogram only says how long): a 5 ms tick that notes
-  // its largest lateness, the time since the sync started and the sync's phase then.
-  const worstDelay = { ms: 0, atMs: 0, phase: '' };
+  // its largest lateness, the time since the sync started and the sync's phase then; with the
+  // garbage collections, which say afterwards whether one of them was the delay.
+  const worstDelay = { ms: 0, atMs: 0, phase: '', fromEpochMs: 0, toEpochMs: 0, gcMs: 0 };
   let lastTick = performance.now();
   const ticker = setInterval(() => {
     const now = performance.now();
     const late = now - lastTick - 5;
-    if (late > worstDelay.ms) Object.assign(worstDelay, { ms: late, atMs: now - t0, phase: mainRss.label || 'starting' });
+    if (late > worstDelay.ms) {
+      const toEpochMs = performance.timeOrigin + now;
+      Object.assign(worstDelay, { ms: late, atMs: now - t0, phase: mainRss.label || 'starting', fromEpochMs: toEpochMs - late, toEpochMs });
+    }
     lastTick = now;
   }, 5);
+  const collections: { start: number; end: number }[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) collections.push({ start: performance.timeOrigin + e.startTime, end: performance.timeOrigin + e.startTime + e.duration });
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   let runs: SyncRun[];
   if (call && core) {
     progressSink = onProgress;
@@ -224,6 +237,8 @@ async function main(): Promise<void> {
   // The sync is over: stop measuring before the core closes (not part of the sync).
   histogram.disable();
   clearInterval(ticker);
+  gcObserver.disconnect();
+  for (const c of collections) worstDelay.gcMs += Math.max(0, Math.min(c.end, worstDelay.toEpochMs) - Math.max(c.start, worstDelay.fromEpochMs));
   await core?.close();
   const rssMax = rss.stop();
   const mainRssMax = mainRss.stop();
