@@ -116,16 +116,15 @@ export class StagedIndex {
 
   /** Page `page` is staged: `rows` rows from staging rowid `firstRowid` on (null: none). */
   pageStaged(page: number, firstRowid: number | null, rows: number): void {
-    if (this.#building()) {
-      if (!this.#stopped) this.#record(page, firstRowid, rows);
-      return;
-    }
-    if (!this.#stopped && this.#record(page, firstRowid, rows)) this.#indexReady(false);
+    const recorded = this.#record(page, firstRowid, rows);
+    if (this.#building()) return;
+    if (recorded) this.#indexReady(false);
     this.#checkpoint();
   }
 
-  /** Notes a staged page for the index. @returns false when the filling stops (a page staged twice) */
+  /** Notes a staged page for the index. @returns false when the filling has stopped (a page staged twice) */
   #record(page: number, firstRowid: number | null, rows: number): boolean {
+    if (this.#stopped) return false;
     if (page < this.#next || this.#waiting.has(page) || (rows > 0 && firstRowid === null)) {
       // A page staged twice: its earlier rows may have been replaced.
       this.#stopped = true;
