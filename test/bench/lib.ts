@@ -316,26 +316,37 @@ const LATE_TICK_MS = 5;
 /** Ticks kept at most: the latest, so a long run stays bounded. */
 const LATE_TICKS_KEPT = 20_000;
 
+/** What {@link lateTicks} saw: the ticks later than {@link LATE_TICK_MS}, and the latest of all with its label then. */
+export interface LateTicks {
+  late: LateTick[];
+  /** The largest lateness (0 and an empty label when every tick was on time). */
+  worst: LateTick & { label: string };
+}
+
 /**
  * Starts a 5 ms timer that notes each time it fires late ({@link LateTick}): with epoch times, so
  * a delay in one process can be set beside what another process saw at that moment.
- * @returns a function that stops the timer and returns the late ticks
+ * @param label what the process is doing, noted with the largest lateness
+ * @returns a function that stops the timer and returns what it saw
  */
-export function lateTicks(): () => LateTick[] {
+export function lateTicks(label: () => string = () => ''): () => LateTicks {
   const late: LateTick[] = [];
+  const worst = { atEpochMs: 0, ms: 0, label: '' };
   let last = performance.now();
   const timer = setInterval(() => {
     const now = performance.now();
     const ms = now - last - 5;
+    const atEpochMs = performance.timeOrigin + now;
+    if (ms > worst.ms) Object.assign(worst, { atEpochMs, ms, label: label() });
     if (ms > LATE_TICK_MS) {
-      late.push({ atEpochMs: performance.timeOrigin + now, ms });
+      late.push({ atEpochMs, ms });
       if (late.length > LATE_TICKS_KEPT) late.splice(0, late.length - LATE_TICKS_KEPT);
     }
     last = now;
   }, 5);
   return () => {
     clearInterval(timer);
-    return late;
+    return { late, worst };
   };
 }
 
@@ -399,7 +410,7 @@ export function runChild<T>(script: string, input: unknown, options: { nodeArgs?
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
       idle.disable();
-      const idleLate = stopTicks();
+      const idleLate = stopTicks().late;
       const line = out.split('\n').find((l) => l.startsWith(RESULT_MARK));
       if (code !== 0 || !line) {
         reject(new Error(`${script} exited ${code ?? signal}${line ? '' : ' without a result'}: ${err.trim().split('\n').slice(-8).join(' | ')}`));

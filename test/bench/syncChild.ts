@@ -25,7 +25,7 @@ import { createCore, type Core } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { SyncProcessStats } from '../../electron/main/sync/process.ts';
-import { importOptional, peakRss, pssTotalSampler, report, rssSampler, type PssTotal, type RssParts } from './lib.ts';
+import { importOptional, lateTicks, peakRss, pssTotalSampler, report, rssSampler, type PssTotal, type RssParts } from './lib.ts';
 
 /** Input of the child. */
 export interface SyncChildInput {
@@ -190,19 +190,9 @@ async function main(): Promise<void> {
   };
   histogram.enable();
   // When the largest delay happened (the histogram only says how long): a 5 ms tick that notes
-  // its largest lateness, the time since the sync started and the sync's phase then; with the
-  // garbage collections, which say afterwards whether one of them was the delay.
-  const worstDelay = { ms: 0, atMs: 0, phase: '', fromEpochMs: 0, toEpochMs: 0, gcMs: 0 };
-  let lastTick = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    const late = now - lastTick - 5;
-    if (late > worstDelay.ms) {
-      const toEpochMs = performance.timeOrigin + now;
-      Object.assign(worstDelay, { ms: late, atMs: now - t0, phase: mainRss.label || 'starting', fromEpochMs: toEpochMs - late, toEpochMs });
-    }
-    lastTick = now;
-  }, 5);
+  // its largest lateness and the sync's phase then; with the garbage collections, which say
+  // afterwards whether one of them was the delay.
+  const stopTicks = lateTicks(() => mainRss.label || 'starting');
   const collections: { start: number; end: number }[] = [];
   const gcObserver = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) collections.push({ start: performance.timeOrigin + e.startTime, end: performance.timeOrigin + e.startTime + e.duration });
@@ -236,8 +226,12 @@ async function main(): Promise<void> {
   const mainPeak = peakRss();
   // The sync is over: stop measuring before the core closes (not part of the sync).
   histogram.disable();
-  clearInterval(ticker);
+  const { worst } = stopTicks();
   gcObserver.disconnect();
+  const worstDelay = {
+    ms: worst.ms, atMs: worst.ms > 0 ? worst.atEpochMs - performance.timeOrigin - t0 : 0, phase: worst.label,
+    fromEpochMs: worst.atEpochMs - worst.ms, toEpochMs: worst.atEpochMs, gcMs: 0,
+  };
   for (const c of collections) worstDelay.gcMs += Math.max(0, Math.min(c.end, worstDelay.toEpochMs) - Math.max(c.start, worstDelay.fromEpochMs));
   await core?.close();
   const rssMax = rss.stop();
