@@ -71,12 +71,17 @@ export function fmt(value: number | null | undefined, unit = ''): string {
   return unit ? `${text} ${unit}` : text;
 }
 
-/** The markdown table of the issue: metric, value, floor, ratio, target, pass/fail. */
-export function markdownTable(metrics: readonly Metric[]): string {
+/**
+ * The markdown table of the metrics: metric, value, floor, ratio, target, pass/fail, one line each.
+ * @param options.notes whether each metric's note (its samples, what it includes) follows its name;
+ *   docs/benchmarks.md leaves them out, `.bench/latest.md` and the console keep them @default true
+ */
+export function markdownTable(metrics: readonly Metric[], options: { notes?: boolean } = {}): string {
+  const notes = options.notes ?? true;
   const lines = ['| metric | value | floor | ratio | target | result |', '|---|---:|---:|---:|---|---|'];
   for (const m of metrics) {
     const result = m.pass === null ? (m.value === null ? 'not measured' : 'printed') : m.pass ? 'pass' : '**FAIL**';
-    const name = m.note ? `${m.name} <sub>(${m.note})</sub>` : m.name;
+    const name = notes && m.note ? `${m.name} <sub>(${m.note})</sub>` : m.name;
     lines.push(`| ${name} | ${fmt(m.value, m.unit)} | ${m.floor === undefined ? '' : fmt(m.floor, m.unit)} | ${m.ratio === undefined || m.ratio === null ? '' : m.ratio.toFixed(2)} | ${m.target ?? ''} | ${result} |`);
   }
   return lines.join('\n');

@@ -1,6 +1,7 @@
 /**
  * House rules that keep the code easy to change (docs/architecture.md): SQL lives in
- * electron/main/cache/ only, no module there grows past 400 lines, and the page never loads zod.
+ * electron/main/cache/ only, no module there grows past 400 lines, the page never loads zod, and the
+ * benchmark page stays a reference page.
  * Read from the sources themselves.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -64,5 +65,13 @@ describe('renderer/src', () => {
     );
     expect(rendererFiles.length).toBeGreaterThan(30);
     expect(offending).toEqual([]);
+  });
+});
+
+describe('docs', () => {
+  // A reference page a newcomer reads once: the history of tries belongs in commit bodies.
+  it('keeps docs/benchmarks.md at 20,000 characters or fewer', () => {
+    const page = readFileSync(join(root, 'docs', 'benchmarks.md'), 'utf8');
+    expect([...page].length).toBeLessThanOrEqual(20_000);
   });
 });
