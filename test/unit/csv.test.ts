@@ -144,6 +144,15 @@ describe('csv encoder', () => {
     expect(startsLikeFormula('";=1')).toBe(false);
     for (const t of ['";=1', ' ;=1', ',x', '"quoted"']) expect(neutralizeFormula(t)).toBe(`'${t}`);
     expect(neutralizeFormula('a;=1')).toBe('a;=1');
+    // Inside a cell, a TAB, CR or LF before (blanks, then) a starter or cell-breaking character gets a ' after it.
+    expect(neutralizeFormula('a\t=1')).toBe("a\t'=1");
+    expect(neutralizeFormula('\t=1+1')).toBe("'\t'=1+1");
+    expect(neutralizeFormula('\r=1+1')).toBe("'\r'=1+1");
+    expect(neutralizeFormula('a\r\n\t -1')).toBe("a\r\n\t' -1");
+    expect(neutralizeFormula('a\n"=1')).toBe(`a\n'"=1`);
+    for (const c of ['+', '-', '@', ';', ',', '\0', '＝', '＋', '－', '＠']) expect(neutralizeFormula(`x\n${c}1`)).toBe(`x\n'${c}1`);
+    expect(neutralizeFormula('a\tb\n c')).toBe('a\tb\n c');
+    expect(encodeCsvField('a\t=1 "x"', o)).toBe(`"a\t'=1 ""x"""`);
     // Text "-5" is neutralised; the number -5 is not.
     expect(encodeCsvField('-5', o)).toBe(`"'-5"`);
     expect(encodeCsvField(-5, o)).toBe('"-5"');

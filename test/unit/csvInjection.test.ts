@@ -6,8 +6,9 @@
  *  - csv-parse as an RFC 4180 reader (a record it cannot read with that separator is skipped, as a
  *    strict reader refuses it);
  *  - the way LibreOffice Calc's import splits text (test/security/calcCsvReader.ts): quotes honoured,
- *    but a quoted field ends only at a quote followed by the separator
- *    (test/security/hostileCsv.ts has both).
+ *    but a quoted field ends only at a quote followed by the separator;
+ *  - Python's standard `csv` module, which reads on without quoting once a closing quote is
+ *    followed by something other than its separator (test/security/hostileCsv.ts has all three).
  * With the file's own separator, csv-parse reads back exactly the neutralised cells.
  */
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -24,7 +25,7 @@ import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleA
 import { CSV_DELIMITERS, CsvFileWriter, neutralizeFormula, type CsvValue } from '../../electron/main/export/csv.ts';
 import { runExport } from '../../electron/main/export/run.ts';
 import { readLikeCalc } from '../security/calcCsvReader.ts';
-import { formulaCells, HOSTILE_CELLS } from '../security/hostileCsv.ts';
+import { formulaCells, HOSTILE_CELLS, readWithPython } from '../security/hostileCsv.ts';
 
 const DELIMITERS = ['comma', 'semicolon', 'tab'] as const;
 const HOSTILE = HOSTILE_CELLS;
@@ -36,7 +37,7 @@ const hostileContacts: string[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ld-csv-injection-'));
-  api = await startSampleApi({ contacts: 80, orders: 30, seed: 5 });
+  api = await startSampleApi({ contacts: 100, orders: 30, seed: 5 });
   const ids = [...api.dataset.contactIds()];
   HOSTILE.forEach((payload, i) => {
     const id = ids[i * 3] as string;
@@ -144,5 +145,14 @@ describe('the Calc-style reader', () => {
     ]);
     // and splits a quoted cell when it is read with another separator and the quotes pair up wrongly
     expect(readLikeCalc('"a",""";=1+1;"\r\n', ';')).toEqual([['a","', '=1+1', '']]);
+  });
+});
+
+describe('the Python reader', () => {
+  it('reads RFC 4180 text with its own separator, and splits at a TAB or line break once the quoting is lost', () => {
+    expect(readWithPython('"a","b ""q"", c","x\r\ny"\r\n')[',']).toEqual([['a', 'b "q", c', 'x\r\ny']]);
+    const lost = readWithPython(`"a","'\t=1+1"\r\n"b","'\r=1+1"\r\n`);
+    expect(lost['\t']).toEqual([[`a,"'`, '=1+1"'], [`b,"'`], ['=1+1"']]);
+    expect(lost[';']).toEqual([[`a,"'\t=1+1"`], [`b,"'`], ['=1+1"']]);
   });
 });

@@ -2,7 +2,7 @@
  * Formula injection through copied rows: the hostile cells of the export tests, copied as TSV and as
  * CSV the way the tables copy them (renderer/src/lib/rowText.ts), then each copy read with `,` `;`
  * and TAB by the same readers the exports face (test/security/hostileCsv.ts: csv-parse, Calc's
- * splitting). No cell of any reading may start a formula, a copy read with its own
+ * splitting, Python's `csv`). No cell of any reading may start a formula, a copy read with its own
  * separator gives back the neutralised cells, and a copy is byte for byte what the export writes
  * for the same cells and separator.
  */

@@ -107,7 +107,7 @@ describe('clipboard text', () => {
   it('quotes every cell and neutralises formulas like the export', () => {
     const options = { format: 'tsv', neutralizeFormulas: true } as const;
     expect(linesText([['a', 'b\tc', 'say "hi"', 'two\nlines']], options)).toBe('"a"\t"b\tc"\t"say ""hi"""\t"two\nlines"\r\n');
-    expect(linesText([['=1+1', ' +cmd', '-5', 'a=b']], options)).toBe(`"'=1+1"\t"' +cmd"\t"'-5"\t"a=b"\r\n`);
+    expect(linesText([['=1+1', ' +cmd', '-5', 'a=b', 'a\t=1']], options)).toBe(`"'=1+1"\t"' +cmd"\t"'-5"\t"a=b"\t"a\t'=1"\r\n`);
     expect(linesText([['=1+1']], { ...options, neutralizeFormulas: false })).toBe('"=1+1"\r\n');
     expect(rowsText(['=Header', 'B'], [['1,2', ';x']], { format: 'csv', neutralizeFormulas: true })).toBe(`"=Header","B"\r\n"1,2","';x"\r\n`);
     expect(neutralize('\uFF1Dcmd')).toBe("'\uFF1Dcmd");

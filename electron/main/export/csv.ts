@@ -15,9 +15,10 @@
  * `shared/csvCell.ts` (which copying rows uses too): a **text** cell gets a single quote `'` put in
  * front of it when, after any leading whitespace, it starts with a formula starter (`=` `+` `-` `@`,
  * their fullwidth forms `＝` `＋` `－` `＠`, NUL, or TAB or CR in the leading whitespace) or with a
- * character that can end the quoted cell early in a reader set to another separator (`"` `,` `;`).
- * The quote is added before the RFC 4180 quoting, so `=1,2` becomes `"'=1,2"`; the rest of the
- * text is unchanged.
+ * character that can end the quoted cell early in a reader set to another separator (`"` `,` `;`);
+ * and a `'` after each TAB, CR or LF inside the cell that such a character follows, where a reader
+ * that loses the quoting splits the cell. The quotes are added before the RFC 4180 quoting, so
+ * `=1,2` becomes `"'=1,2"` and `a<TAB>=1` becomes `"a<TAB>'=1"`; the rest of the text is unchanged.
  * **Numbers** (cells that come out of SQLite as INTEGER or REAL, e.g. an order's
  * status code or a recipient count) are never changed: `-5` stays `"-5"`, because a spreadsheet
  * reads it as the number it is and a number cannot carry a formula. A *text* cell holding `-5` (a
@@ -35,7 +36,7 @@
  */
 import { writeSync } from 'node:fs';
 import type { CsvOptions } from '../../../shared/contract.ts';
-import { encodeTextCell, needsNeutralizing } from '../../../shared/csvCell.ts';
+import { encodeTextCell, hasCellSplit, needsNeutralizing } from '../../../shared/csvCell.ts';
 
 /** A cell as it comes out of SQLite (or a column expression). `null`/`undefined` become an empty field. */
 export type CsvValue = string | number | bigint | boolean | null | undefined | Uint8Array;
@@ -52,7 +53,7 @@ export const CSV_LINE_END = '\r\n';
 /** Options most people want: comma, no BOM, neutralisation on. */
 export const DEFAULT_CSV_OPTIONS: CsvOptions = { delimiter: 'comma', bom: false, neutralizeFormulas: true };
 
-export { CELL_BREAKING_CHARS, FORMULA_TRIGGER_CHARS, needsNeutralizing, neutralizeFormula, startsLikeFormula } from '../../../shared/csvCell.ts';
+export { CELL_BREAKING_CHARS, CELL_SPLITTING_CHARS, FORMULA_TRIGGER_CHARS, needsNeutralizing, neutralizeFormula, startsLikeFormula } from '../../../shared/csvCell.ts';
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -214,6 +215,8 @@ export class CsvFileWriter {
 
   /** One text cell at `pos`, quoted (the buffer has room for it); returns the position after it. */
   #writeText(v: string, pos: number): number {
+    // A cell with a TAB, CR or LF may get a `'` inside when neutralising: the field encoder writes it.
+    if (this.#neutralize && hasCellSplit(v)) return pos + this.#buffer.write(this.#encodeField(v), pos, 'utf8');
     const buf = this.#buffer;
     const start = pos;
     buf[pos++] = 34;
