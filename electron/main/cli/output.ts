@@ -1,6 +1,7 @@
 /**
- * How the command line writes: results to stdout (`--json` output is exactly one JSON document),
- * messages and progress to stderr; human-readable tables with aligned columns.
+ * How the command line writes: results to stdout (`--json` output is exactly one JSON document,
+ * with every character a terminal would act on escaped), messages and progress to stderr;
+ * human-readable tables with aligned columns.
  */
 
 /**
@@ -20,9 +21,36 @@ export function writeLine(stream: NodeJS.WritableStream, text = ''): void {
   stream.write(`${printable(text)}\n`);
 }
 
-/** Writes `value` as JSON and a line break, exactly (JSON escapes what a terminal would act on in strings it must). */
+/**
+ * Characters a terminal could act on, in JSON text: control (Cc) and format (Cf) characters, the
+ * line and paragraph separators U+2028/U+2029, but not the line break that lays out the document.
+ */
+const JSON_UNSAFE = /[\p{Cc}\p{Cf}\u2028\u2029](?<!\n)/gu;
+
+/** What {@link terminalSafeJson} writes for one character: its UTF-16 code units as `\uXXXX` escapes (an astral character becomes its surrogate pair), or a space for the whitespace TAB and CR. */
+function unicodeEscape(char: string): string {
+  if (char === '\t' || char === '\r') return ' ';
+  let out = '';
+  for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')}`;
+  return out;
+}
+
+/**
+ * JSON text made safe for a terminal without changing its value: every control and format
+ * character and U+2028/U+2029 is written as a `\uXXXX` escape (astral ones as their surrogate
+ * pair, `\uD834\uDD73`), so none reaches the terminal, and `JSON.parse` of the result equals
+ * `JSON.parse(json)`. A TAB or CR can stand raw in valid JSON only as whitespace between tokens,
+ * so it becomes a space; the line break stays. Every `--json` output goes through this function.
+ * @param json a JSON text (from `JSON.stringify` or a cached record's raw JSON)
+ * @returns the same JSON value as text with none of those characters but the line break
+ */
+export function terminalSafeJson(json: string): string {
+  return json.replace(JSON_UNSAFE, unicodeEscape);
+}
+
+/** Writes `value` as JSON ({@link terminalSafeJson}) and a line break. */
 export function writeJson(stream: NodeJS.WritableStream, value: unknown, indent?: number): void {
-  stream.write(`${JSON.stringify(value, null, indent)}\n`);
+  stream.write(`${terminalSafeJson(JSON.stringify(value, null, indent))}\n`);
 }
 
 /** A number with thousands separators, the same on every machine (`3,000`). */
@@ -43,7 +71,8 @@ export function printTable(out: NodeJS.WritableStream, header: string[], rows: s
 
 /**
  * Writes records' JSON texts as one JSON array, as they arrive, in chunks of about 1 MiB, so a large
- * `--limit` never holds every record in memory.
+ * `--limit` never holds every record in memory. Each record text goes through
+ * {@link terminalSafeJson}.
  */
 export class JsonArrayWriter {
   readonly #out: NodeJS.WritableStream;
@@ -57,7 +86,7 @@ export class JsonArrayWriter {
   /** Appends records (each a JSON text). */
   add(raws: readonly string[]): void {
     for (const raw of raws) {
-      this.#chunk += `${this.#first ? '\n' : ',\n'}${raw}`;
+      this.#chunk += `${this.#first ? '\n' : ',\n'}${terminalSafeJson(raw)}`;
       this.#first = false;
       if (this.#chunk.length >= 1 << 20) {
         this.#out.write(this.#chunk);
