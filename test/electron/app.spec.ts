@@ -1,31 +1,26 @@
 /**
- * Launches the built app with Playwright's `_electron`. Runs only where an Electron binary is
- * installed (developers' machines, release CI); elsewhere every test is reported as skipped with the
- * reason, and `npm test` prints that the suite did not run.
+ * The app in Electron, launched from the built sources with Playwright's `_electron`. Covers what
+ * the Chromium harness (test/e2e) cannot:
+ *  - the preload bridge: one window whose page sees `window.letterdesk` and no Node globals, and
+ *    whose `window.open` is refused;
+ *  - the sync in an Electron utility process named "Letterdesk sync", with its heap limit, ending
+ *    with the sync.
+ * The app scheme, CSP, menu and second instance are in shell.spec.ts; the keychain, clipboard and
+ * save dialog in data.spec.ts; the packaged app in packaged.spec.ts.
+ *
+ * Runs only where an Electron binary is installed (developers' machines, release CI); elsewhere
+ * every test is reported as skipped with the reason, and `npm test` prints that the suite did not run.
  */
-import { _electron as electron, expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { electronExecutable, launchApp } from './launch.ts';
 
-const root = resolve(import.meta.dirname, '../..');
-let binary: string | null = null;
-try {
-  const path = createRequire(import.meta.url)('electron') as unknown;
-  binary = typeof path === 'string' && existsSync(path) ? path : null;
-} catch {
-  binary = null;
-}
-
-test.skip(binary === null, 'No Electron binary installed (ELECTRON_SKIP_BINARY_DOWNLOAD=1); the _electron suite cannot run here.');
+const binary = electronExecutable();
+test.skip(binary.path === null, binary.reason ?? '');
 
 test('opens one window whose page sees window.letterdesk and no Node globals', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'letterdesk-electron-'));
-  const app = await electron.launch({ executablePath: binary!, args: [root], env: { ...process.env, LETTERDESK_DATA_DIR: dataDir } });
+  const { app, page } = await launchApp();
   try {
-    const page = await app.firstWindow();
-    await page.waitForLoadState('domcontentloaded');
     expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
     const globals = await page.evaluate(() => ({
       require: typeof (globalThis as { require?: unknown }).require,
@@ -44,11 +39,8 @@ test('opens one window whose page sees window.letterdesk and no Node globals', a
 });
 
 test('syncs the sample profile in a utility process named "Letterdesk sync", which ends with the sync', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'letterdesk-electron-'));
-  const app = await electron.launch({ executablePath: binary!, args: [root], env: { ...process.env, LETTERDESK_DATA_DIR: dataDir, LETTERDESK_AUTO_SYNC_MINUTES: '0' } });
+  const { app, page } = await launchApp();
   try {
-    const page = await app.firstWindow();
-    await page.waitForLoadState('domcontentloaded');
     type Api = { on(event: string, listener: (payload: unknown) => void): () => void; startSync(input: unknown): Promise<{ ok: boolean }> };
     const outcome = await page.evaluate(async () => {
       const api = (window as unknown as { letterdesk: Api }).letterdesk;
