@@ -14,6 +14,7 @@ import type { SyncStatus } from '../../shared/contract.ts';
 /** The repository root: `electron <root>` runs the built app (package.json `main`, out/main). */
 export const ROOT = resolve(import.meta.dirname, '../..');
 
+export { PACKAGED_APP_ENV } from './smoke.ts';
 
 /**
  * The Electron binary of the installed `electron` package (or ELECTRON_EXEC_PATH), or why there is
