@@ -43,7 +43,8 @@ function firstLine(message: string | undefined): string {
 function step(title: string, command: string, commandArgs: string[], env: Record<string, string> = {}): boolean {
   console.log(`\n=== ${title}: ${command} ${commandArgs.join(' ')}`);
   const started = Date.now();
-  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  // npm and npx are .cmd scripts on Windows, which only a shell can start.
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env }, shell: process.platform === 'win32' });
   const ok = result.status === 0;
   console.log(`=== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (!ok) failures.push(title);
