@@ -3,7 +3,7 @@
  * real folders shaped like the `electron` package, and as the script npm runs.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,8 +29,10 @@ describe('electronBinaryProblem', () => {
   it('says the binary was never downloaded, and how to get it, when path.txt is missing', () => {
     const problem = electronBinaryProblem(electronPackage('skipped', {}), {});
     expect(problem).toMatch(/never downloaded/);
-    expect(problem).toMatch(/ELECTRON_SKIP_BINARY_DOWNLOAD/);
-    expect(problem).toMatch(/npm install electron/);
+    expect(problem).toMatch(/npm ci does not fetch it/);
+    // The electron package has no install script; its install.js fetches the installed version's binary.
+    expect(problem).toMatch(/`node node_modules\/electron\/install\.js`/);
+    expect(problem).not.toMatch(/npm install electron/);
   });
 
   it('says the binary is missing when path.txt names a file that is not there', () => {
@@ -52,5 +54,16 @@ describe('the script npm start runs first', () => {
     const present = spawnSync(process.execPath, [SCRIPT], { env: { ...process.env, ELECTRON_EXEC_PATH: SCRIPT }, encoding: 'utf8' });
     expect(present.status).toBe(0);
     expect(present.stderr).toBe('');
+  });
+});
+
+describe('the installed electron package', () => {
+  it('has no install script and ships the install.js the message names', () => {
+    const dir = resolve(import.meta.dirname, '../../node_modules/electron');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string>; bin?: Record<string, string> };
+    // If a later electron fetches its binary at install again, the advice above needs a new look.
+    expect(Object.keys(pkg.scripts ?? {}).filter((name) => /install/.test(name))).toEqual([]);
+    expect(existsSync(join(dir, 'install.js'))).toBe(true);
+    expect(pkg.bin?.['install-electron']).toBe('install.js');
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Before `npm start` / `npm run dev`: says what is missing when the Electron binary is not
- * installed (its download was blocked, or `npm ci` ran with ELECTRON_SKIP_BINARY_DOWNLOAD=1), and
- * how to get it, instead of electron-vite's bare "Electron uninstall". Run as a script it exits 1
- * with that message, or 0 when the binary is there.
+ * installed (the `electron` package has no install script, so `npm ci` leaves its binary out until
+ * `node node_modules/electron/install.js` fetches it; or that download failed), and how to get it,
+ * instead of electron-vite's bare "Electron uninstall". Run as a script it exits 1 with that
+ * message, or 0 when the binary is there.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -19,14 +20,14 @@ import { dirname, join } from 'node:path';
 export function electronBinaryProblem(electronPackageDir: string | null, env: NodeJS.ProcessEnv = process.env): string | null {
   const fix =
     'Install it with a network that reaches the Electron download (or set ELECTRON_MIRROR / HTTPS_PROXY): ' +
-    '`rm -rf node_modules/electron && npm install electron`, then `npm start`. ' +
+    '`node node_modules/electron/install.js` (the binary of the installed electron version), then `npm start`. ' +
     'The tests, the command line and the sample API work without it (README, Troubleshooting).';
   const exec = env.ELECTRON_EXEC_PATH;
   if (exec) return existsSync(exec) ? null : `ELECTRON_EXEC_PATH names ${exec}, which does not exist. Unset it or point it at an Electron executable.`;
   if (electronPackageDir === null) return `The electron package is not installed. Run \`npm ci\` first. ${fix}`;
   const pathFile = join(electronPackageDir, 'path.txt');
   const executable = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
-  if (executable === '') return `The Electron binary was never downloaded (${pathFile} is missing: npm ci ran with ELECTRON_SKIP_BINARY_DOWNLOAD=1, or the download failed). ${fix}`;
+  if (executable === '') return `The Electron binary was never downloaded (${pathFile} is missing: npm ci does not fetch it, or its download failed). ${fix}`;
   const binary = join(electronPackageDir, 'dist', executable);
   if (!existsSync(binary)) return `The Electron binary ${binary} is missing (its download was interrupted or removed). ${fix}`;
   return null;
