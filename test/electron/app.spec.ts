@@ -13,7 +13,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { electronExecutable, launchApp } from './launch.ts';
+import { electronExecutable, launchApp, useSampleProfile } from './launch.ts';
 
 const binary = electronExecutable();
 test.skip(binary.path === null, binary.reason ?? '');
@@ -41,6 +41,8 @@ test('opens one window whose page sees window.letterdesk and no Node globals', a
 test('syncs the sample profile in a utility process named "Letterdesk sync", which ends with the sync', async () => {
   const { app, page } = await launchApp();
   try {
+    // A new data folder has no profile to sync: the sample one, as "Explore with sample data" makes it.
+    await useSampleProfile(page);
     type Api = { on(event: string, listener: (payload: unknown) => void): () => void; startSync(input: unknown): Promise<{ ok: boolean }> };
     const outcome = await page.evaluate(async () => {
       const api = (window as unknown as { letterdesk: Api }).letterdesk;

@@ -71,6 +71,22 @@ export async function launchApp(options: LaunchOptions = {}): Promise<LaunchedAp
   return { app, page, dataDir };
 }
 
+/**
+ * Creates the sample profile and makes it active through `window.letterdesk`, without syncing it
+ * (what "Explore with sample data" does before its sync).
+ * @throws when either call fails
+ */
+export async function useSampleProfile(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    type Call = (input: object) => Promise<{ ok: boolean; value?: { id: string }; error?: { message: string } }>;
+    const api = (window as unknown as { letterdesk: { createSampleProfile: Call; useProfile: Call } }).letterdesk;
+    const profile = await api.createSampleProfile({});
+    if (!profile.ok || !profile.value) throw new Error(`createSampleProfile: ${profile.error?.message ?? 'failed'}`);
+    const used = await api.useProfile({ profileId: profile.value.id });
+    if (!used.ok) throw new Error(`useProfile: ${used.error?.message ?? 'failed'}`);
+  });
+}
+
 /** The modifier of the app's shortcuts on this platform (⌘ on macOS, Ctrl elsewhere). */
 export const MOD = process.platform === 'darwin' ? 'Meta' : 'Control';
 

@@ -15,7 +15,7 @@ import { expect, test } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { APP_PAGE_URL } from '../../electron/main/app/appScheme.ts';
 import { CONTENT_SECURITY_POLICY } from '../../electron/main/app/security.ts';
-import { electronExecutable, launchApp, MOD, ROOT } from './launch.ts';
+import { electronExecutable, launchApp, MOD, ROOT, useSampleProfile } from './launch.ts';
 
 const binary = electronExecutable();
 test.skip(binary.path === null, binary.reason ?? '');
@@ -73,13 +73,7 @@ test('the menu lists the views with their shortcuts; its items and the keys swit
       ['Profiles', 'CmdOrCtrl+6'],
     ]);
     // The views exist once there is a profile: the sample one, without syncing it.
-    await page.evaluate(async () => {
-      type Call = (input: object) => Promise<{ ok: boolean; value?: { id: string } }>;
-      const api = (window as unknown as { letterdesk: { createSampleProfile: Call; useProfile: Call } }).letterdesk;
-      const profile = await api.createSampleProfile({});
-      if (!profile.ok || !profile.value) throw new Error('createSampleProfile failed');
-      await api.useProfile({ profileId: profile.value.id });
-    });
+    await useSampleProfile(page);
     await page.reload();
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     // A menu item sends its command to the page, which shows that view.
@@ -90,7 +84,7 @@ test('the menu lists the views with their shortcuts; its items and the keys swit
       sync.click(undefined, BrowserWindow.getAllWindows()[0]);
     });
     await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
-    // The accelerator, pressed in the window, does the same.
+    // The shortcut, pressed in the window, does the same.
     await page.keyboard.press(`${MOD}+6`);
     await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
     await page.keyboard.press(`${MOD}+5`);
