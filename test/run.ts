@@ -156,7 +156,7 @@ if (only === undefined || only === 'electron') {
   const problem = electronBinaryProblem(electronPackageDir());
   if (problem !== null) {
     console.log('\n=== Electron tests (Playwright _electron): NOT RUN — no Electron binary is installed here');
-    console.log(`    ${problem.split('. ')[0]}. They run on machines where \`npx electron --version\` works.`);
+    console.log(`    ${problem.split('. ')[0]}. They run once \`node node_modules/electron/install.js\` has installed it (release CI).`);
   } else {
     const file = resolve(results, 'electron.json');
     step('Electron tests (Playwright _electron)', npx, ['playwright', 'test', '-c', 'test/electron/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
