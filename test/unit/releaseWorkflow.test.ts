@@ -101,6 +101,13 @@ describe('what the release jobs do', () => {
     expect(step(/^Test \(macOS, Windows\)$/).run).toBe('npm test');
   });
 
+  it('gives the end-to-end tests a Chromium through CHROMIUM_PATH, before npm test', () => {
+    const chromium = step(/^Chromium for the end-to-end tests$/);
+    expect(chromium.run).toMatch(/npx playwright install --with-deps chromium/);
+    expect(chromium.run).toMatch(/'CHROMIUM_PATH=' \+ chromium\.executablePath\(\)[^\n]*>> "\$GITHUB_ENV"/);
+    expect(steps.indexOf(chromium)).toBeLessThan(steps.indexOf(step(/^Test \(Linux/)));
+  });
+
   it('tests on Linux under xvfb-run, in a D-Bus session with an unlocked keyring', () => {
     const linux = step(/^Test \(Linux/);
     expect(linux.if).toBe("runner.os == 'Linux'");
