@@ -71,12 +71,6 @@ export const BASELINE: BaselineEntry[] = [
   },
   {
     check: 'CSP_GLOBAL_CHECK',
-    file: 'main/app/appScheme.ts',
-    code: "headers['Content-Security-Policy'] = CONTENT_SECURITY_POLICY;",
-    reason: 'The app scheme sends CONTENT_SECURITY_POLICY with the page; checked by test/unit/security.test.ts and test/e2e/csp.spec.ts.',
-  },
-  {
-    check: 'CSP_GLOBAL_CHECK',
     file: 'renderer/index.html',
     code: '<meta',
     reason: "The page's meta CSP equals CONTENT_SECURITY_POLICY without frame-ancestors (script-src 'self', style-src 'self', no remote hosts); test/unit/security.test.ts compares them.",

@@ -1,8 +1,9 @@
 /**
  * The app scheme's request → response decision (electron/main/app/appScheme.ts), on a real folder:
- * only files inside the renderer folder, typed by extension, the page with its CSP, previews by key.
+ * only files really inside the renderer folder (symlinks resolved), typed by extension, the CSP on
+ * every answer, previews by key.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,10 @@ writeFileSync(join(root, 'out', 'secret.txt'), 'secret');
 writeFileSync(join(root, 'out', 'secret.js'), 'secret');
 mkdirSync(join(root, 'out', 'renderer-other'), { recursive: true });
 writeFileSync(join(root, 'out', 'renderer-other', 'x.js'), 'secret');
+// Symlinks inside the served folder: to a file and a folder outside it, and to a file inside it.
+symlinkSync(join(root, 'out', 'secret.js'), join(rendererDir, 'assets', 'linked-out.js'));
+symlinkSync(join(root, 'out', 'renderer-other'), join(rendererDir, 'linked-dir'));
+symlinkSync(join(rendererDir, 'assets', 'index-abc.js'), join(rendererDir, 'linked-in.js'));
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const thumb = 'https://images.example.com/t/1.png';
@@ -63,7 +68,7 @@ describe('app scheme: the page and its files', () => {
       const r = await get(`letterdesk://app/${path}`);
       expect(r.status, path).toBe(200);
       expect(r.headers['Content-Type']).toBe(type);
-      expect(r.headers['Content-Security-Policy']).toBeUndefined();
+      expect(r.headers['Content-Security-Policy']).toBe(CONTENT_SECURITY_POLICY);
     }
     expect(text((await get('letterdesk://app/assets/a%20b.js')).body)).toBe(files['assets/a b.js']);
   });
@@ -107,6 +112,16 @@ describe('app scheme: nothing outside the renderer folder', () => {
     expect(r.status).toBe(404);
     expect(text(r.body)).not.toContain('secret');
   });
+  it('does not follow a symlink inside the folder out of it, and serves one that stays inside', async () => {
+    for (const url of ['letterdesk://app/assets/linked-out.js', 'letterdesk://app/linked-dir/x.js']) {
+      const r = await get(url);
+      expect(r.status, url).toBe(404);
+      expect(text(r.body), url).not.toContain('secret');
+    }
+    const inside = await get('letterdesk://app/linked-in.js');
+    expect(inside.status).toBe(200);
+    expect(text(inside.body)).toBe(files['assets/index-abc.js']);
+  });
   it('answers only its own scheme and host', async () => {
     for (const url of [
       'letterdesk://evil/index.html',
@@ -122,6 +137,28 @@ describe('app scheme: nothing outside the renderer folder', () => {
       'not a url',
     ]) {
       expect((await get(url)).status, url).toBe(404);
+    }
+  });
+});
+
+describe('app scheme: the policy on every answer', () => {
+  it('puts the CSP header on scripts, stylesheets, images, previews, 404 and 405 alike', async () => {
+    const answers = [
+      ['letterdesk://app/assets/index-abc.js', 'GET', 200],
+      ['letterdesk://app/assets/index-abc.css', 'GET', 200],
+      ['letterdesk://app/assets/icon.svg', 'GET', 200],
+      [`letterdesk://app/${previewPath(thumb)}`, 'GET', 200],
+      ['letterdesk://app/assets/missing.js', 'GET', 404],
+      ['letterdesk://app/../secret.js', 'GET', 404],
+      ['letterdesk://evil/index.html', 'GET', 404],
+      ['letterdesk://app/preview/not-a-key', 'GET', 404],
+      ['letterdesk://app/assets/index-abc.js', 'HEAD', 200],
+      [APP_PAGE_URL, 'POST', 405],
+    ] as const;
+    for (const [url, method, status] of answers) {
+      const r = await get(url, method);
+      expect(r.status, `${method} ${url}`).toBe(status);
+      expect(r.headers['Content-Security-Policy'], `${method} ${url}`).toBe(CONTENT_SECURITY_POLICY);
     }
   });
 });

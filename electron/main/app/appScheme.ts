@@ -5,8 +5,10 @@
  * test server (test/e2e/rendererServer.ts) run the same code the app does; `registerAppScheme`
  * (appSchemeElectron.ts) only adapts it to `protocol.handle`.
  */
+import fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
 import { PREVIEW_PATH_PREFIX } from '../../../shared/previewKey.ts';
 import { previewResponse, type PreviewReader } from '../previews/serve.ts';
 import { BASE_HEADERS, errorResponse, notFound, type SchemeResponse } from './schemeResponse.ts';
@@ -79,13 +81,38 @@ function safeSegments(pathname: string): string[] | null {
   return segments;
 }
 
+/** Whether `path` is `dir` itself or lies below it (both absolute). */
+function isInside(dir: string, path: string): boolean {
+  const inside = relative(dir, path);
+  return !(inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside));
+}
+
 /**
- * Answers one request of the app scheme.
- *  - `letterdesk://app/` and `/index.html`: the page, with {@link CONTENT_SECURITY_POLICY} as header;
- *  - `letterdesk://app/<file>`: a file inside `rendererDir` with a known extension, typed by it;
+ * The real path of `file` (every symlink resolved) when it is a file that really lies inside the real
+ * `dir`, else null: a symlink in the folder that points outside it is not followed out.
+ */
+async function realFileInside(dir: string, file: string): Promise<string | null> {
+  // The callback form through the module object, which Electron's asar support patches.
+  const realpath = promisify(fs.realpath);
+  try {
+    const [realDir, realFile] = await Promise.all([realpath(dir), realpath(file)]);
+    return realFile !== realDir && isInside(realDir, realFile) ? realFile : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Answers one request of the app scheme. Every answer (a file, a preview, a 404 or 405) carries
+ * {@link CONTENT_SECURITY_POLICY} as header, so whatever serves this alone (the Chromium test
+ * server) applies the page's policy too.
+ *  - `letterdesk://app/` and `/index.html`: the page;
+ *  - `letterdesk://app/<file>`: a file inside `rendererDir` with a known extension, typed by it; a
+ *    symlink is resolved and served only when its target lies inside the folder too;
  *  - `letterdesk://app/preview/<key>`: the cached preview of that key (previews/serve.ts);
  *  - anything else — another scheme or host, a user or port, a path that leaves the folder (`..`,
- *    `%2e%2e`, `%2f`, `%5c`), a missing file or directory, an unknown extension — is 404; a method
+ *    `%2e%2e`, `%2f`, `%5c`, a symlink to outside), a missing file or directory, an unknown
+ *    extension — is 404; a method
  *    other than GET or HEAD is 405.
  * Never throws: a file that cannot be read is 404 too.
  * @param url the request's full URL
@@ -93,6 +120,11 @@ function safeSegments(pathname: string): string[] | null {
  * @param method the request's method @default 'GET'
  */
 export async function appSchemeResponse(url: string, sources: AppSchemeSources, method = 'GET'): Promise<SchemeResponse> {
+  const response = await schemeAnswer(url, sources, method);
+  return { ...response, headers: { ...response.headers, 'Content-Security-Policy': CONTENT_SECURITY_POLICY } };
+}
+
+async function schemeAnswer(url: string, sources: AppSchemeSources, method: string): Promise<SchemeResponse> {
   if (method !== 'GET' && method !== 'HEAD') return errorResponse(405, 'Method not allowed', { Allow: 'GET, HEAD' });
   let parsed: URL;
   try {
@@ -114,17 +146,16 @@ async function answer(segments: string[], sources: AppSchemeSources): Promise<Sc
   }
   const names = segments.length === 0 ? ['index.html'] : segments;
   const file = join(sources.rendererDir, ...names);
-  const inside = relative(sources.rendererDir, file);
-  if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) return notFound();
+  if (relative(sources.rendererDir, file) === '' || !isInside(sources.rendererDir, file)) return notFound();
   const type = MEDIA_TYPES[extname(file).toLowerCase()];
   if (type === undefined) return notFound();
+  const real = await realFileInside(sources.rendererDir, file);
+  if (real === null) return notFound();
   let body: Uint8Array;
   try {
-    body = await readFile(file);
+    body = await readFile(real);
   } catch {
     return notFound();
   }
-  const headers: Record<string, string> = { ...BASE_HEADERS, 'Content-Type': type };
-  if (type.startsWith('text/html')) headers['Content-Security-Policy'] = CONTENT_SECURITY_POLICY;
-  return { status: 200, headers, body };
+  return { status: 200, headers: { ...BASE_HEADERS, 'Content-Type': type }, body };
 }
