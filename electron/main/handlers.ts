@@ -13,14 +13,12 @@ import { isSafeExternalUrl } from './app/security.ts';
 import type { CacheClient } from './cache/client.ts';
 import { testConnection } from './core/connectionTest.ts';
 import type { Core } from './core/index.ts';
-import { bindingOf, normalizeTokens, type TokenBinding } from './credentials/store.ts';
+import { bindingOf, normalizeTokens, sameBinding } from './credentials/store.ts';
 import { logger } from './log.ts';
 import { exportColumns } from './export/columns.ts';
 import { defaultExportFileName } from './export/run.ts';
 
 const SAMPLE_PROFILE_NAME = 'Sample data';
-
-const sameBinding = (a: TokenBinding, b: TokenBinding): boolean => a.origin === b.origin && a.accountId === b.accountId;
 
 /** Builds the handler table over a core (core/index.ts). */
 export function createHandlers(core: Core): Handlers {
@@ -104,8 +102,13 @@ export function createHandlers(core: Core): Handlers {
       let given = tokens ? normalizeTokens({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }) : null;
       if (!given && profileId !== undefined) {
         const profile = core.profiles.get(profileId);
-        // Stored tokens go only to the address they were saved for (a new address gets none).
-        if (profile) given = profile.sampleData ? (await core.tokens.resolve(profile)).tokens : await core.credentials.getFor(profileId, bindingOf({ baseUrl, accountId })).catch(() => null);
+        // Stored tokens go only to the address they were saved for (a new address gets none); tokens
+        // with no recorded address only to the one the profile is saved with.
+        if (profile) {
+          given = profile.sampleData
+            ? (await core.tokens.resolve(profile)).tokens
+            : await core.credentials.getFor(profileId, bindingOf({ baseUrl, accountId }), bindingOf(profile)).catch(() => null);
+        }
       }
       const url = profileId !== undefined && core.profiles.get(profileId)?.sampleData ? await core.sampleApi.ensure() : baseUrl;
       return testConnection({ baseUrl: url, accountId, tokens: given });

@@ -3,7 +3,9 @@
  * they receive: a profile saved with tokens for the first, then edited to point at the second,
  * never sends them there — the sync says to enter the tokens for the new address — and the same
  * holds for a change of account scope. In the real keychain, tokens bound to one origin are refused
- * for another.
+ * for another. Tokens with no recorded address (earlier versions, or put into the keychain by hand)
+ * are never sent by "Test connection" to an address typed in the form, and are bound to the
+ * profile's saved address the first time they are used with it.
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -14,7 +16,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallInput, CallName, CallOutput, SyncRun } from '../../shared/contract.ts';
 import { createCore, type Core } from '../../electron/main/core/index.ts';
-import { CredentialStore } from '../../electron/main/credentials/store.ts';
+import { Keychain } from '../../electron/main/credentials/keychain.ts';
+import { CredentialStore, type TokenBinding } from '../../electron/main/credentials/store.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 
@@ -47,6 +50,7 @@ let second: Recorder;
 let core: Core;
 let handlers: ReturnType<typeof createHandlers>;
 const finished: SyncRun[] = [];
+const platform = { showSaveDialog: async () => null, showItemInFolder: () => {}, openExternal: async () => {}, setProgress: () => {} };
 
 async function call<N extends CallName>(name: N, input: CallInput<N>): Promise<CallOutput<N>> {
   const result = await dispatchCall(handlers, name, input);
@@ -69,7 +73,7 @@ beforeAll(async () => {
     dataDir: join(root, 'data'),
     version: 'test',
     logFile: null,
-    platform: { showSaveDialog: async () => null, showItemInFolder: () => {}, openExternal: async () => {}, setProgress: () => {} },
+    platform,
     emit: (event, payload) => {
       if (event === 'syncFinished') finished.push(payload as SyncRun);
     },
@@ -146,14 +150,88 @@ describe('the credential store refuses tokens for another service', () => {
       context.skip(`the keychain is not usable: ${problem}`);
     }
     const tokens = { accessToken: `a-${randomBytes(8).toString('hex')}`, refreshToken: null };
-    await store.set('bound', tokens, { sessionOnly, boundTo: { origin: 'https://api.example.com', accountId: null } });
+    const api: TokenBinding = { origin: 'https://api.example.com', accountId: null };
+    const evil: TokenBinding = { origin: 'https://evil.example.net', accountId: null };
+    await store.set('bound', tokens, { sessionOnly, boundTo: api });
+    // Saved by an earlier version: no binding recorded.
+    await store.set('unbound', tokens, { sessionOnly });
     try {
-      expect(await store.getFor('bound', { origin: 'https://api.example.com', accountId: null })).toEqual(tokens);
-      await expect(store.getFor('bound', { origin: 'https://evil.example.net', accountId: null })).rejects.toMatchObject({ code: 'AUTH_MISSING' });
-      await expect(store.getFor('bound', { origin: 'https://api.example.com', accountId: 'other' })).rejects.toMatchObject({ code: 'AUTH_MISSING' });
-      await expect(store.getFor('bound', { origin: 'https://evil.example.net', accountId: null })).rejects.toThrow(/saved for https:\/\/api\.example\.com/);
+      expect(await store.getFor('bound', api, api)).toEqual(tokens);
+      await expect(store.getFor('bound', evil, api)).rejects.toMatchObject({ code: 'AUTH_MISSING' });
+      await expect(store.getFor('bound', { origin: 'https://api.example.com', accountId: 'other' }, api)).rejects.toMatchObject({ code: 'AUTH_MISSING' });
+      await expect(store.getFor('bound', evil, api)).rejects.toThrow(/saved for https:\/\/api\.example\.com/);
+      // Even when the profile itself now names the other address, bound tokens stay with theirs.
+      await expect(store.getFor('bound', evil, evil)).rejects.toMatchObject({ code: 'AUTH_MISSING' });
+
+      await expect(store.getFor('unbound', evil, api)).rejects.toThrow(/no recorded address/);
+      expect((await store.status('unbound')).boundTo).toBeNull();
+      expect(await store.getFor('unbound', api, api)).toEqual(tokens);
+      expect((await store.status('unbound')).boundTo).toEqual(api);
+      await expect(store.getFor('unbound', evil, evil)).rejects.toThrow(/saved for https:\/\/api\.example\.com/);
     } finally {
       await store.clear('bound');
+      await store.clear('unbound');
+    }
+  });
+});
+
+/** Every header value a service received, to look for a token in. */
+const headerValues = (recorder: Recorder): string[] => recorder.seen.flatMap((h) => [h.authorization ?? '', h.refreshtoken ?? '']);
+
+describe('tokens with no recorded address', () => {
+  it.for([
+    ['memory', 'session-only'],
+    ['keychain', 'keychain'],
+  ] as const)('%s: Test connection sends them only to the saved address, and that first use binds them', async ([, keychain], context) => {
+    const service = `Letterdesk-test-unbound-${process.pid}`;
+    const own = keychain === 'session-only' ? core : createCore({ dataDir: join(root, `data-${keychain}`), version: 'test', logFile: null, platform, emit: () => {}, keychain, keychainService: service, autoSyncAfterMinutes: 0 });
+    const ownHandlers = own === core ? handlers : createHandlers(own);
+    const ownCall = async <N extends CallName>(name: N, input: CallInput<N>): Promise<CallOutput<N>> => {
+      const result = await dispatchCall(ownHandlers, name, input);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value as CallOutput<N>;
+    };
+    const test = (input: CallInput<'testConnection'>) => ownCall('testConnection', input);
+    try {
+      const problem = keychain === 'keychain' ? await own.credentials.keychainProblem() : null;
+      if (problem !== null) {
+        // CI always has a Secret Service; elsewhere the keychain case is reported as skipped.
+        if (process.env.CI) throw new Error(`the keychain is not usable: ${problem}`);
+        context.skip(`the keychain is not usable: ${problem}`);
+      }
+      const { id: profileId } = await ownCall('saveProfile', { name: `Legacy ${keychain}`, environment: 'custom', baseUrl: first.baseUrl, accountId: null, pageSize: 100 });
+      const accessToken = `legacy-${randomBytes(12).toString('hex')}`;
+      if (keychain === 'keychain') {
+        // A bare token put into the keychain by hand (as with secret-tool): nothing records its address.
+        await new Keychain(service, 5000).set(profileId, accessToken);
+      } else {
+        // Session tokens set without a binding, as earlier versions saved them.
+        await own.credentials.set(profileId, { accessToken, refreshToken: null }, { sessionOnly: true });
+      }
+      expect((await own.credentials.status(profileId)).boundTo).toBeNull();
+
+      // The form now names another service: the stored token is not sent there, nor bound to it.
+      const secondBefore = second.seen.length;
+      await test({ profileId, baseUrl: second.baseUrl, accountId: null, tokens: null });
+      expect(second.seen.length).toBeGreaterThan(secondBefore);
+      expect(headerValues(second).filter((v) => v.includes(accessToken))).toEqual([]);
+      expect((await own.credentials.status(profileId)).boundTo).toBeNull();
+
+      // Its saved address gets it, and from then on the token is bound to that address.
+      const outcome = await test({ profileId, baseUrl: first.baseUrl, accountId: null, tokens: null });
+      expect(outcome.ok).toBe(true);
+      expect(first.seen.some((h) => h.authorization === `Bearer ${accessToken}`)).toBe(true);
+      expect((await own.credentials.status(profileId)).boundTo).toEqual({ origin: new URL(first.baseUrl).origin, accountId: null });
+      if (keychain === 'keychain') {
+        const secret = JSON.parse((await new Keychain(service, 5000).get(profileId)) ?? '{}') as { accessToken?: string; boundTo?: unknown };
+        expect(secret).toMatchObject({ accessToken, boundTo: { origin: new URL(first.baseUrl).origin, accountId: null } });
+      }
+
+      await test({ profileId, baseUrl: second.baseUrl, accountId: null, tokens: null });
+      expect(headerValues(second).filter((v) => v.includes(accessToken))).toEqual([]);
+      await own.credentials.clear(profileId);
+    } finally {
+      if (own !== core) await own.close();
     }
   });
 });

@@ -79,7 +79,7 @@ export function createCore(options: CoreOptions): Core {
   // Outside Electron (CLI, tests) the log goes into the data directory, next to what it describes.
   if (options.logFile === null) logger.transports.file.resolvePathFn = () => join(logsDir(options.dataDir), options.logName ?? 'letterdesk.log');
   const profiles = ProfileStore.open(options.dataDir);
-  const credentials = new CredentialStore({ sessionOnly: options.keychain === 'session-only' });
+  const credentials = new CredentialStore({ sessionOnly: options.keychain === 'session-only', ...(options.keychainService === undefined ? {} : { service: options.keychainService }) });
   const tokens = new TokenSource(credentials, options.tokenSources);
   const sampleApi = new SampleApiRuntime({ server: options.sample ?? { contacts: 5000, orders: 1500 }, thread: options.sampleApiThread ?? 'worker' });
   const caches = new CacheRegistry({ dataDir: options.dataDir, ...(options.cacheWorkerUrl ? { workerUrl: options.cacheWorkerUrl } : {}) });

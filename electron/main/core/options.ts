@@ -62,6 +62,8 @@ export interface CoreOptions {
   sampleApiThread?: 'worker' | 'main';
   /** `session-only` keeps every token in memory (test harness without a Secret Service). @default 'keychain' */
   keychain?: 'keychain' | 'session-only';
+  /** Keychain service name; tests use their own to stay apart from real profiles. @default 'Letterdesk' */
+  keychainService?: string;
   /** Token sources besides the credential store. @default the store alone */
   tokenSources?: TokenSourceOptions;
   /** Sync automatically at start when the data is older than this many minutes; 0 = never. @default 60 */

@@ -47,7 +47,7 @@ export class TokenSource {
     }
     let keychainProblem: string | null = null;
     try {
-      const stored = await this.#credentials.getFor(profile.id, bindingOf(profile));
+      const stored = await this.#credentials.getFor(profile.id, bindingOf(profile), bindingOf(profile));
       if (stored) return { tokens: stored, from: 'store' };
     } catch (error) {
       // With no other source to try, the keychain's own message is the answer.

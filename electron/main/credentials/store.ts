@@ -5,7 +5,8 @@
  *   secret `{ v, accessToken, refreshToken, savedAt, rejected, boundTo }` so both tokens change together.
  * - Bound to the service they were saved for (`boundTo`: the origin of the profile's base URL and its
  *   account scope): {@link CredentialStore.getFor} refuses them for any other, so editing a profile's
- *   address never sends its tokens to the new one.
+ *   address never sends its tokens to the new one. Tokens without a binding are bound on first use
+ *   to the profile's saved address and refused for every other.
  * - Or kept in memory for this session only (by choice, or when the keychain cannot be used).
  *   There is no other fallback: tokens are never written to a file.
  * - Every token read or set is registered with the logger's redaction ({@link registerSecret}) for the
@@ -45,11 +46,16 @@ export function bindingOf(profile: { baseUrl: string; accountId: string | null }
   return { origin: new URL(profile.baseUrl).origin, accountId: profile.accountId };
 }
 
+/** Whether two bindings name the same origin and account scope. */
+export function sameBinding(a: TokenBinding, b: TokenBinding): boolean {
+  return a.origin === b.origin && a.accountId === b.accountId;
+}
+
 /** Options of {@link CredentialStore.set}. */
 export interface SetCredentialsOptions {
   /** Keep the tokens in memory only, gone when the process ends. */
   sessionOnly: boolean;
-  /** The service the tokens are for; tokens saved without one (by earlier versions) are used for any. */
+  /** The service the tokens are for; tokens saved without one are bound on first use ({@link CredentialStore.getFor}). */
   boundTo?: TokenBinding;
 }
 
@@ -256,24 +262,54 @@ export class CredentialStore {
   }
 
   /**
-   * The profile's tokens for a request to the service `binding` names: tokens saved for another
-   * origin or account are never returned.
+   * The profile's tokens for a request to the service `target` names: tokens saved for another
+   * origin or account are never returned. Tokens with no recorded service (saved by earlier
+   * versions, or put into the keychain by hand) are bound on their first use to the service the
+   * profile is saved for, `saved`, and refused for any other: the first request that carries them
+   * goes to that service, and the binding is recorded with them (in the keychain, or in memory for
+   * session tokens; when the keychain cannot be written it is recorded on the next use).
+   * @param target the origin and account scope the request goes to (bindingOf of the base URL used)
+   * @param saved the origin and account scope of the profile as saved (bindingOf the profile)
    * @returns null when none are stored
-   * @throws LetterdeskError AUTH_MISSING when the stored tokens were saved for another service (the
-   *   message names both, never the tokens); KEYCHAIN_UNAVAILABLE as {@link CredentialStore.get}
+   * @throws LetterdeskError AUTH_MISSING when the stored tokens were saved for another service, or
+   *   have none recorded and `target` is not `saved` (the message names both, never the tokens);
+   *   KEYCHAIN_UNAVAILABLE as {@link CredentialStore.get}
    */
-  async getFor(profileId: string, binding: TokenBinding): Promise<Tokens | null> {
+  async getFor(profileId: string, target: TokenBinding, saved: TokenBinding): Promise<Tokens | null> {
     const entry = await this.#entry(profileId);
     if (!entry) return null;
+    const describe = (b: TokenBinding) => `${b.origin}${b.accountId ? ` (account ${b.accountId})` : ''}`;
     const bound = entry.boundTo;
-    if (bound && (bound.origin !== binding.origin || bound.accountId !== binding.accountId)) {
-      const describe = (b: TokenBinding) => `${b.origin}${b.accountId ? ` (account ${b.accountId})` : ''}`;
+    if (bound === null) {
+      if (!sameBinding(target, saved)) {
+        throw new LetterdeskError(
+          'AUTH_MISSING',
+          `The stored tokens have no recorded address, so they are sent only to the one the profile is saved with, ${describe(saved)}, not to ${describe(target)}. Save the profile with the new address and enter its tokens in Profiles.`,
+        );
+      }
+      await this.#bind(profileId, entry, saved);
+    } else if (!sameBinding(bound, target)) {
       throw new LetterdeskError(
         'AUTH_MISSING',
-        `The stored tokens were saved for ${describe(bound)}, and the profile now points at ${describe(binding)}. They are never sent anywhere else: enter the tokens for the new address in Profiles.`,
+        `The stored tokens were saved for ${describe(bound)}, and the profile now points at ${describe(target)}. They are never sent anywhere else: enter the tokens for the new address in Profiles.`,
       );
     }
     return { ...entry.tokens };
+  }
+
+  /** Records `binding` with tokens that had none: in memory for session tokens, else in the keychain entry. */
+  async #bind(profileId: string, entry: Entry, binding: TokenBinding): Promise<void> {
+    const session = this.#session.get(profileId);
+    if (session === entry) {
+      session.boundTo = { ...binding };
+      return;
+    }
+    try {
+      await this.#keychain.set(profileId, serialise({ ...entry, boundTo: { ...binding } }));
+      logger.info(`credentials: tokens of ${profileId} bound to ${binding.origin}, the address they were first used with`);
+    } catch (error) {
+      logger.warn(`credentials: could not record in the keychain which address the tokens of ${profileId} are for: ${isLetterdeskError(error) ? error.message : String(error)}`);
+    }
   }
 
   async #entry(profileId: string): Promise<Entry | null> {
