@@ -12,7 +12,7 @@ import { createCore, type PlatformServices } from './core/index.ts';
 import { createHandlers } from './handlers.ts';
 import { APP_PAGE_URL } from './app/appScheme.ts';
 import { handleAppScheme, registerAppSchemePrivileges } from './app/appSchemeElectron.ts';
-import { CONTENT_SECURITY_POLICY, DEVELOPMENT_CONTENT_SECURITY_POLICY, hardenSession, hardenWebContents, isSafeExternalUrl } from './app/security.ts';
+import { CONTENT_SECURITY_POLICY, DEVELOPMENT_CONTENT_SECURITY_POLICY, guardEveryWebContents, hardenSession, isSafeExternalUrl } from './app/security.ts';
 import { buildMenuTemplate } from './app/menu.ts';
 import { closeBeforeQuit } from './app/quit.ts';
 import { utilitySyncProcessLauncher } from './app/syncProcess.ts';
@@ -88,12 +88,10 @@ if (!app.requestSingleInstanceLock()) {
     window.focus();
   });
 
-  app.on('web-contents-created', (_event, contents) => {
-    hardenWebContents(contents, {
-      appUrl,
-      openExternal: (url) => void shell.openExternal(url),
-      onBlocked: (kind, url) => logger.warn(`blocked ${kind}: ${url.slice(0, 200)}`),
-    });
+  guardEveryWebContents(app, {
+    appUrl,
+    openExternal: (url) => void shell.openExternal(url),
+    onBlocked: (kind, url) => logger.warn(`blocked ${kind}: ${url.slice(0, 200)}`),
   });
 
   const createWindow = (): void => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY, isAppUrl, isSafeExternalUrl, permissionAllowed } from '../../electron/main/app/security.ts';
+import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY, isAppUrl, isSafeExternalUrl } from '../../electron/main/app/security.ts';
 import { APP_PAGE_URL } from '../../electron/main/app/appScheme.ts';
 import { DEFAULT_WINDOW_STATE, devToolsAllowed, fitToDisplays, loadWindowState, saveWindowState, windowOptions } from '../../electron/main/app/window.ts';
 import { buildMenuTemplate } from '../../electron/main/app/menu.ts';
@@ -93,16 +93,6 @@ describe('packaging', () => {
     const fuses = yml.slice(yml.indexOf('electronFuses:'));
     expect(fuses).toMatch(/^\s+grantFileProtocolExtraPrivileges:\s*false\s*$/m);
     expect(yml.match(/grantFileProtocolExtraPrivileges/g)).toHaveLength(1);
-  });
-});
-
-describe('permissions', () => {
-  it('lets only the app page write (never read) the clipboard, and nothing else', () => {
-    expect(permissionAllowed('clipboard-sanitized-write', APP_PAGE_URL, APP_PAGE_URL)).toBe(true);
-    expect(permissionAllowed('clipboard-read', APP_PAGE_URL, APP_PAGE_URL)).toBe(false);
-    for (const other of ['notifications', 'media', 'geolocation', 'openExternal', 'fullscreen']) expect(permissionAllowed(other, APP_PAGE_URL, APP_PAGE_URL), other).toBe(false);
-    expect(permissionAllowed('clipboard-sanitized-write', 'https://evil.example/', APP_PAGE_URL)).toBe(false);
-    expect(permissionAllowed('clipboard-sanitized-write', 'file:///index.html', APP_PAGE_URL)).toBe(false);
   });
 });
 
@@ -212,49 +202,5 @@ describe('application menu', () => {
     const roles = (packaged: boolean) => buildMenuTemplate('linux', () => {}, () => {}, packaged).flatMap((m) => (Array.isArray(m.submenu) ? m.submenu : [])).map((i) => i.role);
     expect(roles(false)).toContain('toggleDevTools');
     expect(roles(true)).not.toContain('toggleDevTools');
-  });
-});
-
-describe('guards installed on web contents', () => {
-  // A stand-in for Electron's WebContents (the binary cannot run here): an EventEmitter that
-  // records the window-open handler, driven with the events Electron would emit.
-  async function guarded() {
-    const { EventEmitter } = await import('node:events');
-    const { hardenWebContents } = await import('../../electron/main/app/security.ts');
-    const contents = new EventEmitter() as InstanceType<typeof EventEmitter> & { openHandler?: (d: { url: string }) => { action: string } };
-    (contents as unknown as { setWindowOpenHandler: (h: (d: { url: string }) => { action: string }) => void }).setWindowOpenHandler = (h) => (contents.openHandler = h);
-    const opened: string[] = [];
-    const blocked: string[] = [];
-    const appUrl = APP_PAGE_URL;
-    hardenWebContents(contents as unknown as Parameters<typeof hardenWebContents>[0], { appUrl, openExternal: (u) => opened.push(u), onBlocked: (k, u) => blocked.push(`${k} ${u}`) });
-    const navigate = (url: string) => {
-      let prevented = false;
-      contents.emit('will-navigate', { preventDefault: () => (prevented = true) }, url);
-      return prevented;
-    };
-    return { contents, opened, blocked, navigate, appUrl };
-  }
-
-  it('keeps navigation on the app page and sends http(s) links to the browser', async () => {
-    const g = await guarded();
-    expect(g.navigate(`${g.appUrl}#orders`)).toBe(false);
-    expect(g.navigate('https://example.com/page')).toBe(true);
-    expect(g.navigate('javascript:alert(1)')).toBe(true);
-    expect(g.navigate('file:///etc/passwd')).toBe(true);
-    expect(g.opened).toEqual(['https://example.com/page']);
-    expect(g.blocked).toHaveLength(3);
-  });
-  it('denies every window.open, opening only safe links externally', async () => {
-    const g = await guarded();
-    for (const url of ['https://example.com/', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
-      expect(g.contents.openHandler?.({ url })).toEqual({ action: 'deny' });
-    }
-    expect(g.opened).toEqual(['https://example.com/']);
-  });
-  it('refuses to attach webviews', async () => {
-    const g = await guarded();
-    let prevented = false;
-    g.contents.emit('will-attach-webview', { preventDefault: () => (prevented = true) }, {}, { src: 'https://evil.example/' });
-    expect(prevented).toBe(true);
   });
 });

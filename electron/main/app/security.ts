@@ -2,7 +2,7 @@
  * Electron hardening that can be checked without Electron: the CSP, the URL rules for navigation
  * and external links, and the guards installed on every web contents (DESIGN.md "Security").
  */
-import type { Session, WebContents } from 'electron';
+import type { App, HandlerDetails, Session, WebContents, WebRequest, WindowOpenHandlerResponse } from 'electron';
 
 /**
  * The page's Content Security Policy, one directive per entry. Nothing remote at all: scripts,
@@ -93,32 +93,67 @@ export interface GuardOptions {
   onBlocked?: (kind: 'navigate' | 'window-open' | 'webview' | 'permission', url: string) => void;
 }
 
+/** What happens to a navigation of the page: stay (the app's own page), or refused, and then maybe opened in the browser. */
+export type NavigationDecision = { allow: true } | { allow: false; openExternal: boolean };
+
 /**
- * Blocks navigation away from the app, every `window.open` (http(s) links go to the system browser
- * instead), `<webview>` attachment, and every permission request.
+ * Whether the page may navigate to `url` (`will-navigate`): only to the app's own page
+ * ({@link isAppUrl}); anything else is refused, and an http(s) link ({@link isSafeExternalUrl}) goes
+ * to the system browser instead.
  */
-export function hardenWebContents(contents: WebContents, options: GuardOptions): void {
+export function navigationDecision(url: string, appUrl: string): NavigationDecision {
+  return isAppUrl(url, appUrl) ? { allow: true } : { allow: false, openExternal: isSafeExternalUrl(url) };
+}
+
+/**
+ * What `window.open` (and a link with a target) gets: never a new window; an http(s) link
+ * ({@link isSafeExternalUrl}) is opened in the system browser instead.
+ * @returns the answer for Electron's window-open handler and whether to open `url` externally
+ */
+export function windowOpenDecision(url: string): { response: WindowOpenHandlerResponse; openExternal: boolean } {
+  return { response: { action: 'deny' }, openExternal: isSafeExternalUrl(url) };
+}
+
+/** The part of Electron's `WebContents` that {@link hardenWebContents} uses. */
+export type GuardedWebContents = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
+
+/**
+ * Blocks navigation and redirects away from the app ({@link navigationDecision}), every
+ * `window.open` ({@link windowOpenDecision}), and `<webview>` attachment.
+ */
+export function hardenWebContents(contents: GuardedWebContents, options: GuardOptions): void {
   const blocked = options.onBlocked ?? (() => {});
-  contents.on('will-navigate', (event, url) => {
-    if (isAppUrl(url, options.appUrl)) return;
-    event.preventDefault();
+  contents.on('will-navigate', (details) => {
+    const { url } = details;
+    const decision = navigationDecision(url, options.appUrl);
+    if (decision.allow) return;
+    details.preventDefault();
     blocked('navigate', url);
-    if (isSafeExternalUrl(url)) options.openExternal(url);
+    if (decision.openExternal) options.openExternal(url);
   });
-  contents.on('will-redirect', (event, url) => {
-    if (isAppUrl(url, options.appUrl)) return;
-    event.preventDefault();
-    blocked('navigate', url);
+  contents.on('will-redirect', (details) => {
+    if (navigationDecision(details.url, options.appUrl).allow) return;
+    details.preventDefault();
+    blocked('navigate', details.url);
   });
-  contents.setWindowOpenHandler(({ url }) => {
+  contents.setWindowOpenHandler(({ url }: HandlerDetails) => {
+    const decision = windowOpenDecision(url);
     blocked('window-open', url);
-    if (isSafeExternalUrl(url)) options.openExternal(url);
-    return { action: 'deny' };
+    if (decision.openExternal) options.openExternal(url);
+    return decision.response;
   });
-  contents.on('will-attach-webview', (event, _prefs, params) => {
+  contents.on('will-attach-webview', (event, _webPreferences, params) => {
     event.preventDefault();
     blocked('webview', params.src ?? '');
   });
+}
+
+/**
+ * Installs {@link hardenWebContents} on every web contents the app creates (`web-contents-created`):
+ * the window's page, and anything else Chromium makes (a devtools page, a refused popup's contents).
+ */
+export function guardEveryWebContents(app: Pick<App, 'on'>, options: GuardOptions): void {
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, options));
 }
 
 /**
@@ -132,28 +167,72 @@ export const DEVELOPMENT_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.repla
 export const DEVELOPMENT_META_CONTENT_SECURITY_POLICY = META_CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 
 /**
- * Whether a page may use `permission`: only the app's own page, and only to write plain text to the
- * clipboard (copying selected rows); never to read it, nor anything else (camera, notifications,
- * geolocation…).
- * @param permission Electron's permission name
- * @param requestingUrl the URL of the page or frame asking
- * @param appUrl the app page's URL
+ * `scheme://host[:port]` of a URL or origin, for any scheme (Node's `URL.origin` is `null` for
+ * schemes it does not know, such as `letterdesk:`), or null when `value` is not a URL or carries a
+ * user or password.
  */
-export function permissionAllowed(permission: string, requestingUrl: string, appUrl: string): boolean {
-  return permission === 'clipboard-sanitized-write' && isAppUrl(requestingUrl, appUrl);
+export function originOf(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if (url.username !== '' || url.password !== '' || url.host === '') return null;
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Sends `policy` as the CSP response header of every response (replacing one sent already, whatever
- * its case) and refuses every permission request but {@link permissionAllowed}'s.
- * @param policy {@link CONTENT_SECURITY_POLICY}, or the development server's policy
- * @param appUrl the app page's URL, for the permission check
+ * Whether the app's page may use `permission`: only to write plain text to the clipboard (copying
+ * selected rows); never to read it, nor anything else (camera, notifications, geolocation…).
+ * @param permission Electron's permission name
+ * @param requestingOrigin the origin asking, as Electron's permission check handler passes it
+ *   (`letterdesk://app`, with or without a trailing `/`), or the origin of the frame's URL for a request
+ * @param appUrl the app page's URL; its origin is the only one allowed
+ * @param embeddingOrigin the origin of the page embedding the asking frame, when Electron gives one
+ *   (a cross-origin subframe): it must be the app's too
  */
-export function hardenSession(session: Session, policy: string = CONTENT_SECURITY_POLICY, appUrl = ''): void {
-  session.webRequest.onHeadersReceived((details, callback) => {
-    const headers = Object.fromEntries(Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy'));
-    callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [policy] } });
-  });
-  session.setPermissionRequestHandler((contents, permission, callback, details) => callback(permissionAllowed(permission, details.requestingUrl ?? contents.getURL(), appUrl)));
-  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => permissionAllowed(permission, requestingOrigin, appUrl));
+export function permissionAllowed(permission: string, requestingOrigin: string, appUrl: string, embeddingOrigin?: string): boolean {
+  const app = originOf(appUrl);
+  const sameAsApp = (origin: string): boolean => {
+    // An origin has no path beyond `/`, no query and no fragment: anything more is not an origin.
+    if (!/^[^?#]*?:\/\/[^/?#]*\/?$/.test(origin)) return false;
+    return app !== null && originOf(origin) === app;
+  };
+  return permission === 'clipboard-sanitized-write' && sameAsApp(requestingOrigin) && (embeddingOrigin === undefined || sameAsApp(embeddingOrigin));
+}
+
+/** Electron's permission check handler (`session.setPermissionCheckHandler`). */
+export type PermissionCheckHandler = NonNullable<Parameters<Session['setPermissionCheckHandler']>[0]>;
+/** Electron's permission request handler (`session.setPermissionRequestHandler`). */
+export type PermissionRequestHandler = NonNullable<Parameters<Session['setPermissionRequestHandler']>[0]>;
+/** Electron's `webRequest.onHeadersReceived` listener. */
+export type HeadersReceivedListener = NonNullable<Parameters<WebRequest['onHeadersReceived']>[0]>;
+
+/**
+ * The response headers with `policy` as the only CSP header (one sent already is dropped, whatever
+ * its case), for `webRequest.onHeadersReceived`.
+ */
+export function headersWithPolicy(responseHeaders: Record<string, string[]> | undefined, policy: string): Record<string, string[]> {
+  const headers = Object.fromEntries(Object.entries(responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy'));
+  return { ...headers, 'Content-Security-Policy': [policy] };
+}
+
+/** The part of Electron's `Session` that {@link hardenSession} uses. */
+export type HardenedSession = Pick<Session, 'setPermissionCheckHandler' | 'setPermissionRequestHandler'> & { webRequest: Pick<WebRequest, 'onHeadersReceived'> };
+
+/**
+ * Sends `policy` as the CSP response header of every response ({@link headersWithPolicy}) and
+ * allows only {@link permissionAllowed}'s permissions, both when a page checks one (Electron passes
+ * the asking frame's origin) and when it requests one (Electron passes the frame's URL).
+ * @param policy {@link CONTENT_SECURITY_POLICY}, or the development server's policy
+ * @param appUrl the app page's URL, for the permission decisions
+ */
+export function hardenSession(session: HardenedSession, policy: string = CONTENT_SECURITY_POLICY, appUrl = ''): void {
+  const onHeaders: HeadersReceivedListener = (details, callback) => callback({ responseHeaders: headersWithPolicy(details.responseHeaders, policy) });
+  session.webRequest.onHeadersReceived(onHeaders);
+  const request: PermissionRequestHandler = (_contents, permission, callback, details) =>
+    callback(isAppUrl(details.requestingUrl, appUrl) && permissionAllowed(permission, originOf(details.requestingUrl) ?? '', appUrl));
+  session.setPermissionRequestHandler(request);
+  const check: PermissionCheckHandler = (_contents, permission, requestingOrigin, details) => permissionAllowed(permission, requestingOrigin, appUrl, details.embeddingOrigin);
+  session.setPermissionCheckHandler(check);
 }
