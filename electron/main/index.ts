@@ -3,7 +3,7 @@
  * Everything below the shell (profiles, cache, sync, export) lives in `core.ts` and is shared with
  * the CLI and the test harness.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, protocol, screen, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, protocol, screen, session, shell, utilityProcess } from 'electron';
 import log from 'electron-log/main';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,9 @@ import { createHandlers } from './handlers.ts';
 import { APP_PAGE_URL } from './app/appScheme.ts';
 import { handleAppScheme, registerAppSchemePrivileges } from './app/appSchemeElectron.ts';
 import { CONTENT_SECURITY_POLICY, DEVELOPMENT_CONTENT_SECURITY_POLICY, guardEveryWebContents, hardenSession, isSafeExternalUrl } from './app/security.ts';
-import { buildMenuTemplate } from './app/menu.ts';
+import { buildMenuTemplate, forwardAppCommands } from './app/menu.ts';
 import { closeBeforeQuit } from './app/quit.ts';
+import { claimSingleInstance } from './app/singleInstance.ts';
 import { utilitySyncProcessLauncher } from './app/syncProcess.ts';
 import { fitToDisplays, loadWindowState, saveWindowState, windowOptions } from './app/window.ts';
 import { registerIpc, webContentsEmitter } from './ipc/electronTransport.ts';
@@ -37,10 +38,8 @@ log.hooks.push((message) => ({ ...message, data: message.data.map((d: unknown) =
 logger.transports.file.resolvePathFn = () => log.transports.file.getFile().path;
 logger.transports.console.level = false;
 
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
-} else {
-  let window: BrowserWindow | null = null;
+let window: BrowserWindow | null = null;
+if (claimSingleInstance(app, () => window)) {
   // electron-vite's dev server during `npm run dev`; an installed app always loads its own files
   // through its scheme (the URL decides which page IPC trusts, so the environment must not choose it there).
   const rendererUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
@@ -61,7 +60,7 @@ if (!app.requestSingleInstanceLock()) {
     setProgress(fraction) {
       window?.setProgressBar(fraction === null ? -1 : Math.max(0, Math.min(1, fraction)));
     },
-    launchSyncProcess: utilitySyncProcessLauncher,
+    launchSyncProcess: utilitySyncProcessLauncher((modulePath, args, options) => utilityProcess.fork(modulePath, args, options)),
   };
 
   const minutes = (name: string): number | undefined => {
@@ -80,13 +79,6 @@ if (!app.requestSingleInstanceLock()) {
     emit,
   });
   const handlers = createHandlers(core);
-
-  app.on('second-instance', () => {
-    if (!window) return;
-    if (window.isMinimized()) window.restore();
-    window.show();
-    window.focus();
-  });
 
   guardEveryWebContents(app, {
     appUrl,
@@ -107,11 +99,7 @@ if (!app.requestSingleInstanceLock()) {
       saveWindowState(dataDir, window.getNormalBounds(), window.isMaximized());
     };
     window.on('close', remember);
-    // Windows sends the mouse's back and forward buttons as app commands, not as mouse events.
-    window.on('app-command', (_event, command) => {
-      if (command === 'browser-backward') emit('menuCommand', { command: 'back' });
-      else if (command === 'browser-forward') emit('menuCommand', { command: 'forward' });
-    });
+    forwardAppCommands(window, (command) => emit('menuCommand', { command }));
     window.on('closed', () => {
       window = null;
     });

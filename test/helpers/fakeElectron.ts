@@ -9,13 +9,17 @@
  * one method is the only cast here. The listener types the fakes call are checked against
  * Electron's own overloads by {@link LISTENER_SHAPES}.
  */
+import { PassThrough } from 'node:stream';
 import type {
   App,
+  BrowserWindow,
+  ForkOptions,
   HandlerDetails,
   OnHeadersReceivedListenerDetails,
   PermissionCheckHandlerHandlerDetails,
   Protocol,
   Session,
+  UtilityProcess,
   WebContents,
   WebContentsWillNavigateEventParams,
   WebContentsWillRedirectEventParams,
@@ -24,6 +28,7 @@ import type {
   WindowOpenHandlerResponse,
 } from 'electron';
 import type { GuardedWebContents, HardenedSession } from '../../electron/main/app/security.ts';
+import type { ForkedUtilityProcess, ForkUtilityProcess } from '../../electron/main/app/syncProcess.ts';
 
 // The listeners as Electron declares them (electron.d.ts), argument for argument.
 type WillNavigateListener = (details: Electron.Event<WebContentsWillNavigateEventParams>, url: string, isInPlace: boolean, isMainFrame: boolean, frameProcessId: number, frameRoutingId: number) => void;
@@ -32,6 +37,10 @@ type WillAttachWebviewListener = (event: Electron.Event, webPreferences: WebPref
 type WebContentsCreatedListener = (event: Electron.Event, webContents: WebContents) => void;
 type SecondInstanceListener = (event: Electron.Event, argv: string[], workingDirectory: string, additionalData: unknown) => void;
 type WillQuitListener = (event: Electron.Event) => void;
+type AppCommandListener = (event: Electron.Event, command: string) => void;
+type UtilityErrorListener = (type: 'FatalError', location: string, report: string) => void;
+type UtilityExitListener = (code: number) => void;
+type UtilityMessageListener = (message: unknown) => void;
 
 /**
  * Never called: each entry compiles only while Electron's own `on` overload for that event takes a
@@ -44,6 +53,10 @@ export const LISTENER_SHAPES = [
   (a: App, l: WebContentsCreatedListener) => a.on('web-contents-created', l),
   (a: App, l: SecondInstanceListener) => a.on('second-instance', l),
   (a: App, l: WillQuitListener) => a.on('will-quit', l),
+  (b: BrowserWindow, l: AppCommandListener) => b.on('app-command', l),
+  (u: UtilityProcess, l: UtilityErrorListener) => u.on('error', l),
+  (u: UtilityProcess, l: UtilityExitListener) => u.on('exit', l),
+  (u: UtilityProcess, l: UtilityMessageListener) => u.on('message', l),
 ];
 
 /** An Electron event (`Electron.Event<Params>`) that remembers whether `preventDefault` was called. */
@@ -238,6 +251,32 @@ export class FakeApp {
   }
 }
 
+/** A browser window's part that raising it and its app commands use; records the calls in order. */
+export class FakeWindow {
+  readonly listeners = new Listeners();
+  readonly calls: string[] = [];
+  minimized = false;
+  readonly window: Pick<BrowserWindow, 'isMinimized' | 'restore' | 'show' | 'focus' | 'on'>;
+
+  constructor() {
+    this.window = {
+      isMinimized: () => this.minimized,
+      restore: () => {
+        this.calls.push('restore');
+        this.minimized = false;
+      },
+      show: () => void this.calls.push('show'),
+      focus: () => void this.calls.push('focus'),
+      on: this.listeners.method<BrowserWindow['on']>(this),
+    };
+  }
+
+  /** A Windows app command (`app-command`), e.g. `browser-backward`. */
+  appCommand(command: string): void {
+    this.listeners.emit<Parameters<AppCommandListener>>('app-command', electronEvent({}), command);
+  }
+}
+
 /** Electron's `protocol` handler (`protocol.handle`). */
 type ProtocolHandler = Parameters<Protocol['handle']>[1];
 
@@ -257,4 +296,66 @@ export class FakeProtocol {
     if (!handler) throw new Error(`no handler for ${scheme}:`);
     return handler(new Request(url, init));
   }
+}
+
+/** A forked utility process: its stderr, its messages both ways, its events. */
+export class FakeUtilityProcess {
+  readonly listeners = new Listeners();
+  readonly stderr = new PassThrough();
+  readonly sent: unknown[] = [];
+  kills = 0;
+  readonly #state: { pid: number | undefined } = { pid: undefined };
+  readonly process: ForkedUtilityProcess;
+
+  constructor() {
+    const state = this.#state;
+    this.process = {
+      get pid() {
+        return state.pid;
+      },
+      stderr: this.stderr,
+      postMessage: (message: unknown) => void this.sent.push(message),
+      kill: () => {
+        this.kills += 1;
+        return true;
+      },
+      on: this.listeners.method<UtilityProcess['on']>(this),
+      once: this.listeners.method<UtilityProcess['once']>(this, true),
+    };
+  }
+
+  /** The process started (`spawn`): its pid is known from now on. */
+  spawn(pid: number): void {
+    this.#state.pid = pid;
+    this.listeners.emit<[]>('spawn');
+  }
+
+  /** A message from the process (`process.parentPort.postMessage`). */
+  message(message: unknown): void {
+    this.listeners.emit<Parameters<UtilityMessageListener>>('message', message);
+  }
+
+  /** A fatal V8 error (`error`), reported before the exit. */
+  fatal(location: string, report: string): void {
+    this.listeners.emit<Parameters<UtilityErrorListener>>('error', 'FatalError', location, report);
+  }
+
+  /** The process ended (`exit`). */
+  exit(code: number): void {
+    this.#state.pid = undefined;
+    this.listeners.emit<Parameters<UtilityExitListener>>('exit', code);
+  }
+}
+
+/** `utilityProcess.fork`, recording each call and handing out {@link FakeUtilityProcess}es. */
+export function fakeFork(): { fork: ForkUtilityProcess; calls: { modulePath: string; args: string[]; options: ForkOptions; child: FakeUtilityProcess }[] } {
+  const calls: { modulePath: string; args: string[]; options: ForkOptions; child: FakeUtilityProcess }[] = [];
+  return {
+    calls,
+    fork: (modulePath, args, options) => {
+      const child = new FakeUtilityProcess();
+      calls.push({ modulePath, args, options, child });
+      return child.process;
+    },
+  };
 }

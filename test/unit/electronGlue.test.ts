@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_PAGE_URL, APP_SCHEME } from '../../electron/main/app/appScheme.ts';
 import { handleAppScheme, registerAppSchemePrivileges } from '../../electron/main/app/appSchemeElectron.ts';
+import { appCommandMenuCommand, forwardAppCommands } from '../../electron/main/app/menu.ts';
+import { closeBeforeQuit, willQuitStep } from '../../electron/main/app/quit.ts';
 import {
   CONTENT_SECURITY_POLICY,
   DEVELOPMENT_CONTENT_SECURITY_POLICY,
@@ -23,7 +25,11 @@ import {
   permissionAllowed,
   windowOpenDecision,
 } from '../../electron/main/app/security.ts';
-import { FakeApp, FakeProtocol, FakeSession, FakeWebContents } from '../helpers/fakeElectron.ts';
+import { claimSingleInstance, raiseSteps } from '../../electron/main/app/singleInstance.ts';
+import { syncForkOptions, utilitySyncProcessLauncher } from '../../electron/main/app/syncProcess.ts';
+import type { SyncProcessExit } from '../../electron/main/sync/process.ts';
+import type { MenuCommand } from '../../shared/contract.ts';
+import { FakeApp, FakeProtocol, FakeSession, FakeWebContents, FakeWindow, fakeFork } from '../helpers/fakeElectron.ts';
 
 const APP_ORIGIN = 'letterdesk://app';
 const DEV_URL = 'http://localhost:5173/';
@@ -69,6 +75,34 @@ describe('decisions', () => {
   it('headersWithPolicy replaces any CSP header, whatever its case, and keeps the others', () => {
     expect(headersWithPolicy({ 'content-security-policy': ["default-src *"], 'CONTENT-SECURITY-POLICY': ['x'], 'Content-Type': ['text/html'] }, 'p')).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': ['p'] });
     expect(headersWithPolicy(undefined, 'p')).toEqual({ 'Content-Security-Policy': ['p'] });
+  });
+
+  it('raiseSteps un-minimises first, and does nothing without a window', () => {
+    expect(raiseSteps({ minimized: true })).toEqual(['restore', 'show', 'focus']);
+    expect(raiseSteps({ minimized: false })).toEqual(['show', 'focus']);
+    expect(raiseSteps(null)).toEqual([]);
+  });
+
+  it('willQuitStep holds the quit until the core is closed, and starts closing once', () => {
+    expect(willQuitStep('running')).toEqual({ prevent: true, startClosing: true });
+    expect(willQuitStep('closing')).toEqual({ prevent: true, startClosing: false });
+    expect(willQuitStep('closed')).toEqual({ prevent: false, startClosing: false });
+  });
+
+  it('appCommandMenuCommand maps the mouse back and forward buttons', () => {
+    expect(appCommandMenuCommand('browser-backward')).toBe('back');
+    expect(appCommandMenuCommand('browser-forward')).toBe('forward');
+    expect(appCommandMenuCommand('browser-refresh')).toBeNull();
+  });
+
+  it('syncForkOptions passes the heap flags to Node and to V8, and names the process', () => {
+    expect(syncForkOptions(['--max-old-space-size=96', '--expose-gc'], { PATH: '/bin' })).toEqual({
+      execArgv: ['--max-old-space-size=96', '--expose-gc', '--js-flags=--max-old-space-size=96 --expose-gc'],
+      env: { PATH: '/bin', MALLOC_ARENA_MAX: '2' },
+      serviceName: 'Letterdesk sync',
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    expect(syncForkOptions([], {}).execArgv).toEqual([]);
   });
 
 });
@@ -213,5 +247,115 @@ describe('protocol: the app scheme through protocol.handle', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     for (const r of [page, script, head, missing, post]) expect(r.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+  });
+});
+
+describe('utilityProcess.fork: the sync process launcher', () => {
+  it('forks the entry with the sync options and relays spawn, messages, stderr, a fatal error and the exit', async () => {
+    const { fork, calls } = fakeFork();
+    const launch = utilitySyncProcessLauncher(fork);
+    const sync = launch(new URL('file:///opt/letterdesk/out/main/syncProcess.js'), ['--max-old-space-size=96']);
+    expect(calls).toHaveLength(1);
+    const [{ modulePath, args, options, child }] = calls as [(typeof calls)[number]];
+    expect(modulePath).toBe('/opt/letterdesk/out/main/syncProcess.js');
+    expect(args).toEqual([]);
+    expect(options).toMatchObject({ execArgv: ['--max-old-space-size=96', '--js-flags=--max-old-space-size=96'], serviceName: 'Letterdesk sync', stdio: ['ignore', 'inherit', 'pipe'] });
+    expect(options.env).toMatchObject({ MALLOC_ARENA_MAX: '2' });
+
+    expect(sync.pid).toBeUndefined();
+    child.spawn(4242);
+    expect(sync.pid).toBe(4242);
+
+    const received: unknown[] = [];
+    sync.onMessage((m) => received.push(m));
+    child.message({ type: 'progress', done: 1 });
+    expect(received).toEqual([{ type: 'progress', done: 1 }]);
+    sync.postMessage({ type: 'cancel' });
+    expect(child.sent).toEqual([{ type: 'cancel' }]);
+
+    const exits: SyncProcessExit[] = [];
+    sync.onExit((e) => exits.push(e));
+    child.stderr.write('warning: slow\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    child.fatal('Reached heap limit', 'Allocation failed - JavaScript heap out of memory');
+    child.exit(134);
+    child.exit(134); // a second report changes nothing
+    expect(exits).toHaveLength(1);
+    expect(exits[0]).toMatchObject({ code: 134, signal: null });
+    expect(exits[0]?.stderrTail).toContain('warning: slow');
+    expect(exits[0]?.stderrTail).toContain('FatalError at Reached heap limit');
+    expect(exits[0]?.stderrTail).toContain('JavaScript heap out of memory');
+
+    // Once it has exited, nothing more is sent and it is not killed.
+    sync.postMessage({ type: 'cancel' });
+    sync.kill();
+    expect(child.sent).toHaveLength(1);
+    expect(child.kills).toBe(0);
+  });
+
+  it('kills a running process', () => {
+    const { fork, calls } = fakeFork();
+    const sync = utilitySyncProcessLauncher(fork)(new URL('file:///x/sync.js'), []);
+    sync.kill();
+    expect(calls[0]?.child.kills).toBe(1);
+    expect(calls[0]?.options.execArgv).toEqual([]);
+  });
+});
+
+describe('app: the single-instance lock and second-instance', () => {
+  it('without the lock this instance quits and installs nothing', () => {
+    const app = new FakeApp();
+    app.lockGranted = false;
+    expect(claimSingleInstance(app.app, () => null)).toBe(false);
+    expect(app.quits).toBe(1);
+    expect(app.listeners.count('second-instance')).toBe(0);
+  });
+
+  it('with it, a second start restores a minimised window, shows and focuses it', () => {
+    const app = new FakeApp();
+    const window = new FakeWindow();
+    let current: FakeWindow | null = null;
+    expect(claimSingleInstance(app.app, () => current?.window ?? null)).toBe(true);
+    expect(app.quits).toBe(0);
+    app.secondInstance(); // before the window exists: nothing to raise
+    current = window;
+    window.minimized = true;
+    app.secondInstance(['/opt/Letterdesk/letterdesk', '--original-process-start-time=1'], '/tmp');
+    expect(window.calls).toEqual(['restore', 'show', 'focus']);
+    app.secondInstance();
+    expect(window.calls).toEqual(['restore', 'show', 'focus', 'show', 'focus']);
+  });
+});
+
+describe('app: will-quit waits for the core', () => {
+  it('holds the quit while the core closes, then quits once, letting that quit through', async () => {
+    const app = new FakeApp();
+    let finishClose: () => void = () => {};
+    const closed = new Promise<void>((resolve) => (finishClose = resolve));
+    let closing = 0;
+    closeBeforeQuit(app.app, () => {
+      closing += 1;
+      return closed;
+    });
+    expect(app.willQuit()).toBe(true);
+    expect(app.willQuit()).toBe(true); // a second quit while closing is held too
+    await expect.poll(() => closing).toBe(1);
+    expect(app.quits).toBe(0);
+    finishClose();
+    await expect.poll(() => app.quitFinished).toBe(true);
+    expect(app.quits).toBe(1);
+    expect(closing).toBe(1);
+  });
+});
+
+describe('window: app commands', () => {
+  it('forwards the mouse back and forward buttons to the page, ignoring other commands', () => {
+    const window = new FakeWindow();
+    const sent: MenuCommand[] = [];
+    forwardAppCommands(window.window, (c) => sent.push(c));
+    window.appCommand('browser-backward');
+    window.appCommand('browser-forward');
+    window.appCommand('media-play-pause');
+    expect(sent).toEqual(['back', 'forward']);
   });
 });

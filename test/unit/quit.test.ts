@@ -1,10 +1,9 @@
 /**
- * Quitting waits for the core to close (electron/main/app/quit.ts), with Node's EventEmitter in the
- * place of Electron's `app` (the Electron suite, test/electron, runs the real one where an Electron
- * binary is installed). The core here is a real one: its cache's session marker must be gone when
- * the quit goes through.
+ * Quitting waits for the core to close (electron/main/app/quit.ts), with a fake of Electron's `app`
+ * typed against its declarations (test/helpers/fakeElectron.ts; the Electron suite, test/electron,
+ * runs the real one where an Electron binary is installed). The core here is a real one: its
+ * cache's session marker must be gone when the quit goes through.
  */
-import { EventEmitter } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,16 +14,7 @@ import { createCore } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { cacheFilePath } from '../../electron/main/paths.ts';
-
-class FakeApp extends EventEmitter {
-  quits = 0;
-  prevented = 0;
-  quit(): void {
-    this.quits += 1;
-    const event = { preventDefault: () => (this.prevented += 1) };
-    this.emit('will-quit', event);
-  }
-}
+import { FakeApp } from '../helpers/fakeElectron.ts';
 
 describe('closeBeforeQuit', () => {
   it('holds the quit until a real core has closed its cache (the session marker is gone), then quits once', async () => {
@@ -42,10 +32,10 @@ describe('closeBeforeQuit', () => {
       expect(existsSync(marker)).toBe(true);
 
       const app = new FakeApp();
-      closeBeforeQuit(app, () => core.close());
-      app.quit();
+      closeBeforeQuit(app.app, () => core.close());
+      app.app.quit();
       expect(app.prevented).toBe(1);
-      app.quit(); // quitting again while closing changes nothing
+      app.app.quit(); // quitting again while closing changes nothing
       expect(app.prevented).toBe(2);
       await expect.poll(() => app.quits, { timeout: 10_000 }).toBe(3);
       // The quit that went through came after the close: the marker was already gone.
@@ -60,15 +50,15 @@ describe('closeBeforeQuit', () => {
   it('quits anyway when closing fails or takes too long', async () => {
     const failing = new FakeApp();
     const errors: unknown[] = [];
-    closeBeforeQuit(failing, () => Promise.reject(new Error('worker gone')), 5000, (e) => errors.push(e));
-    failing.quit();
+    closeBeforeQuit(failing.app, () => Promise.reject(new Error('worker gone')), 5000, (e) => errors.push(e));
+    failing.app.quit();
     await expect.poll(() => failing.quits).toBe(2);
     expect(String(errors[0])).toMatch(/worker gone/);
 
     const stuck = new FakeApp();
     const started = performance.now();
-    closeBeforeQuit(stuck, () => new Promise(() => {}), 200, (e) => errors.push(e));
-    stuck.quit();
+    closeBeforeQuit(stuck.app, () => new Promise(() => {}), 200, (e) => errors.push(e));
+    stuck.app.quit();
     await expect.poll(() => stuck.quits).toBe(2);
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
     expect(String(errors[1])).toMatch(/longer than 200 ms/);

@@ -2,7 +2,7 @@
  * The native application menu: standard roles and accelerators (File, Edit, View, Window, Help) plus
  * Letterdesk's commands, which are forwarded to the page as `menuCommand` events.
  */
-import type { MenuItemConstructorOptions } from 'electron';
+import type { BrowserWindow, MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand } from '../../../shared/contract.ts';
 import { devToolsAllowed } from './window.ts';
 
@@ -83,4 +83,23 @@ export function buildMenuTemplate(
     },
   );
   return template;
+}
+
+/**
+ * The command of a Windows app command (`app-command`: the mouse's back and forward buttons, which
+ * Windows sends as app commands rather than mouse events), or null for one Letterdesk ignores.
+ * @param command Electron's command name, e.g. `browser-backward`
+ */
+export function appCommandMenuCommand(command: string): MenuCommand | null {
+  if (command === 'browser-backward') return 'back';
+  if (command === 'browser-forward') return 'forward';
+  return null;
+}
+
+/** Forwards the window's app commands ({@link appCommandMenuCommand}) to the page. */
+export function forwardAppCommands(window: Pick<BrowserWindow, 'on'>, send: (command: MenuCommand) => void): void {
+  window.on('app-command', (_event, command) => {
+    const menuCommand = appCommandMenuCommand(command);
+    if (menuCommand !== null) send(menuCommand);
+  });
 }

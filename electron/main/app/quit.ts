@@ -7,10 +7,21 @@
  * integrity check (seconds at 1M contacts) instead of opening at once.
  */
 
+import type { App } from 'electron';
+
 /** What this needs of Electron's `app`. */
-export interface QuittingApp {
-  on(event: 'will-quit', listener: (event: { preventDefault(): void }) => void): unknown;
-  quit(): void;
+export type QuittingApp = Pick<App, 'on' | 'quit'>;
+
+/** Where the quit is: nothing asked yet, the core closing, the core closed. */
+export type QuitState = 'running' | 'closing' | 'closed';
+
+/**
+ * What a `will-quit` does in each state: the first holds the quit (`preventDefault`) and starts
+ * closing the core; one while it closes is held too and starts nothing; once closed, it lets the quit
+ * through.
+ */
+export function willQuitStep(state: QuitState): { prevent: boolean; startClosing: boolean } {
+  return { prevent: state !== 'closed', startClosing: state === 'running' };
 }
 
 /**
@@ -20,11 +31,11 @@ export interface QuittingApp {
  * @param timeoutMs longest wait, ms
  */
 export function closeBeforeQuit(app: QuittingApp, close: () => Promise<void>, timeoutMs = 5000, onError: (error: unknown) => void = () => {}): void {
-  let state: 'running' | 'closing' | 'closed' = 'running';
+  let state: QuitState = 'running';
   app.on('will-quit', (event) => {
-    if (state === 'closed') return;
-    event.preventDefault();
-    if (state === 'closing') return;
+    const step = willQuitStep(state);
+    if (step.prevent) event.preventDefault();
+    if (!step.startClosing) return;
     state = 'closing';
     let timer: ReturnType<typeof setTimeout> | undefined;
     const waited = new Promise<void>((resolve) => {

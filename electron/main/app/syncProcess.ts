@@ -5,44 +5,66 @@
  * Node launcher (sync/process.ts): structured-clone messages, the sync's entry script, heap limits
  * as runtime flags.
  *
- * Not run by the tests on machines without an Electron binary; the Node launcher, which the CLI,
- * the tests and the benchmark use, runs the same entry and protocol.
+ * It takes Electron's `utilityProcess.fork` as a parameter (index.ts passes it), so the unit tests
+ * drive it with a fake typed against Electron's declarations; the Node launcher, which the CLI, the
+ * tests and the benchmark use, runs the same entry and protocol.
  */
-import { utilityProcess } from 'electron';
+import type { ForkOptions, UtilityProcess } from 'electron';
 import { fileURLToPath } from 'node:url';
 import { SYNC_PROCESS_ENV, exitRelay, type SyncProcess, type SyncProcessLauncher } from '../sync/process.ts';
 
-/** Starts the sync entry in a utility process named "Letterdesk sync" (Task Manager, app metrics). */
-export const utilitySyncProcessLauncher: SyncProcessLauncher = (script, execArgv): SyncProcess => {
-  const child = utilityProcess.fork(fileURLToPath(script), [], {
-    // `execArgv` reaches the utility process as Chromium switches, where V8 takes its flags from
-    // `--js-flags`; the plain Node form is kept beside it. The sync process reports the heap
-    // limit it got (controller.ts logs it), which shows whether the limit applied.
+/** The part of a forked Electron `UtilityProcess` the launcher uses. */
+export type ForkedUtilityProcess = Pick<UtilityProcess, 'pid' | 'stderr' | 'postMessage' | 'kill' | 'on' | 'once'>;
+
+/** Electron's `utilityProcess.fork`, narrowed to what the launcher uses. */
+export type ForkUtilityProcess = (modulePath: string, args: string[], options: ForkOptions) => ForkedUtilityProcess;
+
+/**
+ * The options of the sync's utility process: the heap flags both as Node flags and as V8's
+ * `--js-flags` (a utility process takes its V8 flags from there), the sync's environment added to
+ * this process's, a name for Task Manager and app metrics, stderr piped for the exit report.
+ * @param execArgv Node flags of the sync process (heap limits, `--expose-gc`)
+ * @param env this process's environment
+ */
+export function syncForkOptions(execArgv: readonly string[], env: NodeJS.ProcessEnv): ForkOptions {
+  return {
     execArgv: execArgv.length > 0 ? [...execArgv, `--js-flags=${execArgv.join(' ')}`] : [],
-    env: { ...process.env, ...SYNC_PROCESS_ENV },
+    env: { ...env, ...SYNC_PROCESS_ENV },
     serviceName: 'Letterdesk sync',
     stdio: ['ignore', 'inherit', 'pipe'],
-  });
-  const relay = exitRelay();
-  child.stderr?.on('data', (chunk: Buffer | string) => relay.stderr(chunk));
-  // A fatal V8 error (such as running out of memory) is reported as 'error' before the exit;
-  // without a listener Electron would throw it in the main process. Its text joins the stderr
-  // tail, where the controller recognises running out of memory and which it logs.
-  child.on('error', (type: string, location: string, report?: string) => relay.stderr(`${type} at ${location}\n${report ?? ''}\n`));
-  child.once('exit', (code) => relay.exit({ code, signal: null }));
-  return {
-    get pid() {
-      return child.pid;
-    },
-    postMessage(message) {
-      if (!relay.exited) child.postMessage(message);
-    },
-    onMessage(listener) {
-      child.on('message', listener);
-    },
-    onExit: relay.onExit,
-    kill() {
-      if (!relay.exited) child.kill();
-    },
   };
-};
+}
+
+/**
+ * Starts the sync entry in a utility process named "Letterdesk sync".
+ * @param fork Electron's `utilityProcess.fork`
+ */
+export function utilitySyncProcessLauncher(fork: ForkUtilityProcess): SyncProcessLauncher {
+  return (script, execArgv): SyncProcess => {
+    // The sync process reports the heap limit it got (controller.ts logs it), which shows whether
+    // the flags applied.
+    const child = fork(fileURLToPath(script), [], syncForkOptions(execArgv, process.env));
+    const relay = exitRelay();
+    child.stderr?.on('data', (chunk: Buffer | string) => relay.stderr(chunk));
+    // A fatal V8 error (such as running out of memory) is reported as 'error' before the exit;
+    // without a listener Electron would throw it in the main process. Its text joins the stderr
+    // tail, where the controller recognises running out of memory and which it logs.
+    child.on('error', (type, location, report) => relay.stderr(`${type} at ${location}\n${report ?? ''}\n`));
+    child.once('exit', (code) => relay.exit({ code, signal: null }));
+    return {
+      get pid() {
+        return child.pid;
+      },
+      postMessage(message) {
+        if (!relay.exited) child.postMessage(message);
+      },
+      onMessage(listener) {
+        child.on('message', listener);
+      },
+      onExit: relay.onExit,
+      kill() {
+        if (!relay.exited) child.kill();
+      },
+    };
+  };
+}
