@@ -91,4 +91,15 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The Electron glue receives Electron's objects as parameters (index.ts, the composition root,
+    // passes them), so the unit tests can hand it fakes typed against electron.d.ts.
+    files: ['electron/main/app/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', allowTypeImports: true, message: 'app/ takes Electron objects as parameters from index.ts: import only types from electron here.' }] },
+      ],
+    },
+  },
 );
