@@ -86,7 +86,7 @@ base('images from the network are refused; previews from the cache load, also wi
     const thumbnails = [...new Set(((await res.json()) as { data: { rows: { template: { thumbnailUrl: string } }[] } }).data.rows.map((o) => o.template.thumbnailUrl))];
     const insert = db.prepare('INSERT INTO orders (id, template_thumbnail_url, raw) VALUES (?, ?, ?)');
     thumbnails.forEach((url, i) => insert.run(String(i + 1), url, '{}'));
-    baseExpect((await refreshPreviews(db)).stored).toBe(thumbnails.length);
+    baseExpect((await refreshPreviews(db, { profileBaseUrl: 'http://127.0.0.1:4100/api/v1' })).stored).toBe(thumbnails.length);
 
     server = await serveRenderer({ readPreview: (key) => readPreview(db, key) });
     const origin = server.origin;

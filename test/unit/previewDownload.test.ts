@@ -3,9 +3,12 @@
  * is accepted, what is refused and why, and that nothing but the image request leaves the app.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadPreview, downloadPreviews, isAllowedPreviewUrl, type PreviewSink } from '../../electron/main/previews/download.ts';
+import { downloadPreview, downloadPreviews, isAllowedPreviewUrl, type DownloadOptions, type PreviewSink } from '../../electron/main/previews/download.ts';
 import type { PreviewImage } from '../../electron/main/previews/serve.ts';
 import { GIF, JPEG, PNG, startImageHost, SVG, WEBP, type ImageHost } from './fixtures/imageHost.ts';
+
+/** The options of a profile on this computer, as the sample API's is: loopback previews allowed. */
+const LOCAL = { profileBaseUrl: 'http://127.0.0.1:4100/api/v1' } as const;
 
 let host: ImageHost;
 let other: ImageHost;
@@ -52,9 +55,9 @@ afterAll(async () => {
   await other.close();
 });
 
-const reason = async (url: string, options = {}) => {
+const reason = async (url: string, options: Partial<DownloadOptions> = {}) => {
   try {
-    await downloadPreview(url, options);
+    await downloadPreview(url, { ...LOCAL, ...options });
   } catch (error) {
     return (error as Error).message;
   }
@@ -62,28 +65,44 @@ const reason = async (url: string, options = {}) => {
 };
 
 describe('preview addresses', () => {
+  // [address, allowed for a profile on this computer, allowed for a profile elsewhere]
   it.each([
-    ['https://images.example.com/t/1.png', true],
-    ['https://images.example.com:8443/t/1.png?v=2', true],
-    ['http://127.0.0.1:4100/t.png', true],
-    ['http://127.8.9.10/t.png', true],
-    ['http://localhost:4100/t.png', true],
-    ['http://[::1]:4100/t.png', true],
-    ['http://images.example.com/t/1.png', false],
-    ['http://localhost./t.png', false],
-    ['http://localhost.example.com/t.png', false],
-    ['http://127.0.0.1.nip.io/t.png', false],
-    ['http://10.0.0.1/t.png', false],
-    ['http://[::2]/t.png', false],
-    ['https://user:pw@images.example.com/t.png', false],
-    ['ftp://images.example.com/t.png', false],
-    ['file:///etc/passwd', false],
-    ['data:image/png;base64,iVBORw0KGgo=', false],
-    ['javascript:alert(1)', false],
-    ['/relative/t.png', false],
-    ['', false],
-  ])('%s → %s', (url, allowed) => {
-    expect(isAllowedPreviewUrl(url)).toBe(allowed);
+    ['https://images.example.com/t/1.png', true, true],
+    ['https://images.example.com:8443/t/1.png?v=2', true, true],
+    ['https://93.184.216.34/t.png', true, true],
+    ['http://127.0.0.1:4100/t.png', true, false],
+    ['http://127.8.9.10/t.png', true, false],
+    ['http://localhost:4100/t.png', true, false],
+    ['http://[::1]:4100/t.png', true, false],
+    ['https://127.0.0.1:4100/t.png', true, false],
+    ['https://[::1]/t.png', true, false],
+    ['https://[::ffff:127.0.0.1]/t.png', true, false],
+    ['https://0.0.0.0/t.png', false, false],
+    ['https://10.0.0.1/t.png', false, false],
+    ['https://172.16.5.4/t.png', false, false],
+    ['https://192.168.1.1/t.png', false, false],
+    ['https://100.64.0.1/t.png', false, false],
+    ['https://169.254.169.254/latest/meta-data', false, false],
+    ['https://[fd00::1]/t.png', false, false],
+    ['https://[fe80::1]/t.png', false, false],
+    ['https://[::ffff:10.0.0.1]/t.png', false, false],
+    ['https://[::ffff:169.254.169.254]/t.png', false, false],
+    ['http://images.example.com/t/1.png', false, false],
+    ['http://localhost./t.png', false, false],
+    ['http://localhost.example.com/t.png', false, false],
+    ['http://127.0.0.1.nip.io/t.png', false, false],
+    ['http://10.0.0.1/t.png', false, false],
+    ['http://[::2]/t.png', false, false],
+    ['https://user:pw@images.example.com/t.png', false, false],
+    ['ftp://images.example.com/t.png', false, false],
+    ['file:///etc/passwd', false, false],
+    ['data:image/png;base64,iVBORw0KGgo=', false, false],
+    ['javascript:alert(1)', false, false],
+    ['/relative/t.png', false, false],
+    ['', false, false],
+  ])('%s → local profile %s, remote profile %s', (url, local, remote) => {
+    expect(isAllowedPreviewUrl(url, true)).toBe(local);
+    expect(isAllowedPreviewUrl(url, false)).toBe(remote);
   });
   it('refuses http to a host other than this computer without sending anything', async () => {
     const before = host.requests.length;
@@ -97,20 +116,20 @@ describe('downloading one preview', () => {
   it('accepts PNG, JPEG, GIF and WebP by their bytes, whatever the Content-Type says', async () => {
     const expectations: [string, string][] = [['/ok.png', 'image/png'], ['/photo.jpg', 'image/jpeg'], ['/anim.gif', 'image/gif'], ['/pic.webp', 'image/webp'], ['/mislabelled', 'image/png']];
     for (const [path, type] of expectations) {
-      const image = await downloadPreview(`${host.origin}${path}`);
+      const image = await downloadPreview(`${host.origin}${path}`, LOCAL);
       expect(image.type, path).toBe(type);
     }
-    expect(Buffer.from((await downloadPreview(`${host.origin}/ok.png`)).bytes).equals(PNG)).toBe(true);
+    expect(Buffer.from((await downloadPreview(`${host.origin}/ok.png`, LOCAL)).bytes).equals(PNG)).toBe(true);
   });
   it('works over IPv6 loopback and localhost', async () => {
     const v6 = await startImageHost('::1');
     try {
       v6.route('/ok.png', { body: PNG });
-      expect((await downloadPreview(`${v6.origin}/ok.png`)).type).toBe('image/png');
+      expect((await downloadPreview(`${v6.origin}/ok.png`, LOCAL)).type).toBe('image/png');
     } finally {
       await v6.close();
     }
-    expect((await downloadPreview(`${host.origin.replace('127.0.0.1', 'localhost')}/ok.png`)).type).toBe('image/png');
+    expect((await downloadPreview(`${host.origin.replace('127.0.0.1', 'localhost')}/ok.png`, LOCAL)).type).toBe('image/png');
   });
   it('refuses SVG, HTML, empty and other non-image bytes, even labelled image/png', async () => {
     for (const path of ['/image.svg', '/svg-as.png', '/page.html', '/empty.png']) {
@@ -143,8 +162,8 @@ describe('downloading one preview', () => {
     expect(await reason(`${gone}/ok.png`)).toMatch(/could not be downloaded: ECONNREFUSED/);
   });
   it('sends no cookies, tokens or referrer, and keeps no cookie it is given', async () => {
-    await downloadPreview(`${host.origin}/cookie.png`);
-    await downloadPreview(`${host.origin}/ok.png`);
+    await downloadPreview(`${host.origin}/cookie.png`, LOCAL);
+    await downloadPreview(`${host.origin}/ok.png`, LOCAL);
     const seen = host.requests.filter((r) => r.path === '/cookie.png' || r.path === '/ok.png').slice(-2);
     for (const { headers } of seen) {
       expect(headers.cookie).toBeUndefined();
@@ -173,7 +192,7 @@ describe('downloading many', () => {
         urls.push(`${lanes.origin}/t${i}.png`);
       }
       const { stored, failed, sink } = collect();
-      const summary = await downloadPreviews([...urls, ...urls, 'http://images.example.com/x.png'], sink, { concurrency: 3 });
+      const summary = await downloadPreviews([...urls, ...urls, 'http://images.example.com/x.png'], sink, { ...LOCAL, concurrency: 3 });
       expect(summary).toEqual({ stored: 9, failed: 4, cancelled: false });
       expect(stored.size).toBe(9);
       expect([...failed.keys()].sort()).toEqual([urls[3], urls[7], urls[11], 'http://images.example.com/x.png'].sort());
@@ -195,7 +214,7 @@ describe('downloading many', () => {
       const { stored, failed, sink } = collect();
       const abort = new AbortController();
       setTimeout(() => abort.abort(), 150);
-      const summary = await downloadPreviews(urls, sink, { concurrency: 2, signal: abort.signal });
+      const summary = await downloadPreviews(urls, sink, { ...LOCAL, concurrency: 2, signal: abort.signal });
       expect(summary).toEqual({ stored: 0, failed: 0, cancelled: true });
       expect(stored.size + failed.size).toBe(0);
       expect(slow.requests.length).toBe(2);
@@ -212,7 +231,7 @@ describe('downloading many', () => {
       failed: () => {},
     };
     const before = host.hits('/ok.png');
-    await expect(downloadPreviews([`${host.origin}/ok.png`, `${host.origin}/ok.png?2`, `${host.origin}/ok.png?3`], sink, { concurrency: 1 })).rejects.toThrow('disk full');
+    await expect(downloadPreviews([`${host.origin}/ok.png`, `${host.origin}/ok.png?2`, `${host.origin}/ok.png?3`], sink, { ...LOCAL, concurrency: 1 })).rejects.toThrow('disk full');
     expect(host.hits('/ok.png') - before).toBe(1);
   });
 });

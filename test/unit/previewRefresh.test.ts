@@ -16,6 +16,9 @@ import { SAMPLE_ACCESS_TOKEN, startSampleApi, type SampleApi } from '../../elect
 import { previewKey } from '../../shared/previewKey.ts';
 import { PNG, startImageHost, SVG, type ImageHost } from './fixtures/imageHost.ts';
 
+/** The options of a profile on this computer, as the sample API's is: loopback previews allowed. */
+const LOCAL = { profileBaseUrl: 'http://127.0.0.1:4100/api/v1' } as const;
+
 const dir = mkdtempSync(join(tmpdir(), 'ld-previews-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
@@ -51,7 +54,7 @@ describe('refreshPreviews with the sample API', () => {
   it('downloads each distinct thumbnail once into the cache, where the scheme reads it back by key', async () => {
     const db = cacheWith(thumbnails);
     const distinct = new Set(thumbnails);
-    const result = await refreshPreviews(db);
+    const result = await refreshPreviews(db, LOCAL);
     expect(result).toMatchObject({ attempted: distinct.size, stored: distinct.size, failed: 0, removed: 0, cancelled: false, problem: null });
     expect(result.counts).toEqual({ stored: distinct.size, failed: 0 });
     expect(api.stats().previews).toBe(distinct.size);
@@ -67,14 +70,14 @@ describe('refreshPreviews with the sample API', () => {
 
     // The next sync downloads nothing: every address is stored.
     const requestsBefore = api.stats().previews;
-    expect(await refreshPreviews(db)).toMatchObject({ attempted: 0, stored: 0, failed: 0 });
+    expect(await refreshPreviews(db, LOCAL)).toMatchObject({ attempted: 0, stored: 0, failed: 0 });
     expect(api.stats().previews).toBe(requestsBefore);
     db.close();
   });
 
   it('keeps its previews when the image host is gone (offline), and drops the ones no order uses', async () => {
     const db = cacheWith(thumbnails.slice(0, 50));
-    await refreshPreviews(db);
+    await refreshPreviews(db, LOCAL);
     const stored = countPreviews(db).stored;
     expect(stored).toBeGreaterThan(5);
     const offline = await startSampleApi({ contacts: 1, orders: 1 });
@@ -82,7 +85,7 @@ describe('refreshPreviews with the sample API', () => {
     const orphan = thumbnails[0] as string;
     db.prepare('DELETE FROM orders WHERE template_thumbnail_url = ?').run(orphan);
     db.prepare('INSERT INTO orders (id, template_thumbnail_url, raw) VALUES (?, ?, ?)').run('new', `${new URL(offline.baseUrl).origin}/templates/6001/thumb.png`, '{}');
-    const result = await refreshPreviews(db);
+    const result = await refreshPreviews(db, LOCAL);
     expect(result).toMatchObject({ attempted: 1, stored: 0, failed: 1, removed: 1, problem: null });
     expect(readPreview(db, previewKey(orphan))).toBeNull();
     expect(countPreviews(db)).toEqual({ stored: stored - 1, failed: 1 });
@@ -109,7 +112,7 @@ describe('refreshPreviews with a hostile or failing image host', () => {
     const thumbs = [u('/good.png'), u('/good.png'), u('/flaky.png'), u('/image.svg'), u('/huge.png'), u('/redirect.png'), u('/text.png'), 'http://images.example.com/remote.png', '', null];
     const db = cacheWith(thumbs);
 
-    const first = await refreshPreviews(db, { now: () => new Date('2026-01-01T10:00:00Z') });
+    const first = await refreshPreviews(db, { ...LOCAL, now: () => new Date('2026-01-01T10:00:00Z') });
     expect(first).toMatchObject({ attempted: 7, stored: 1, failed: 6, problem: null, counts: { stored: 1, failed: 6 } });
     const errors = Object.fromEntries(rows(db).map((r) => [r.url.replace(host.origin, ''), r.error]));
     expect(errors).toEqual({
@@ -128,7 +131,7 @@ describe('refreshPreviews with a hostile or failing image host', () => {
     // one is not, and a host that recovered gives its image.
     host.route('/flaky.png', { body: PNG });
     const good = readPreview(db, previewKey(u('/good.png')));
-    const second = await refreshPreviews(db, { now: () => new Date('2026-01-02T10:00:00Z') });
+    const second = await refreshPreviews(db, { ...LOCAL, now: () => new Date('2026-01-02T10:00:00Z') });
     expect(second).toMatchObject({ attempted: 6, stored: 1, failed: 5, counts: { stored: 2, failed: 5 } });
     expect(host.hits('/good.png')).toBe(1);
     expect(host.hits('/flaky.png')).toBe(2);
@@ -156,9 +159,9 @@ describe('refreshPreviews with a hostile or failing image host', () => {
       return `${host.origin}/n${i}.png`;
     });
     const db = cacheWith(urls);
-    const first = await refreshPreviews(db, { maxUrls: 5, concurrency: 2 });
+    const first = await refreshPreviews(db, { ...LOCAL, maxUrls: 5, concurrency: 2 });
     expect(first).toMatchObject({ attempted: 5, stored: 5 });
-    expect((await refreshPreviews(db, { maxUrls: 5 })).attempted).toBe(4);
+    expect((await refreshPreviews(db, { ...LOCAL, maxUrls: 5 })).attempted).toBe(4);
     expect(countPreviews(db)).toEqual({ stored: 9, failed: 0 });
     db.close();
   });
@@ -166,9 +169,9 @@ describe('refreshPreviews with a hostile or failing image host', () => {
   it('with previews off deletes every stored preview and asks the image host nothing', async () => {
     host.route('/off.png', { body: PNG });
     const db = cacheWith([`${host.origin}/off.png`, `${host.origin}/off-missing.png`]);
-    await refreshPreviews(db);
+    await refreshPreviews(db, LOCAL);
     const before = host.requests.length;
-    const result = await refreshPreviews(db, { enabled: false });
+    const result = await refreshPreviews(db, { ...LOCAL, enabled: false });
     expect(result).toMatchObject({ attempted: 0, removed: 2, counts: { stored: 0, failed: 0 }, problem: null });
     expect(host.requests.length).toBe(before);
     db.close();
@@ -182,10 +185,10 @@ describe('refreshPreviews with a hostile or failing image host', () => {
     const db = cacheWith(urls);
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 100);
-    const result = await refreshPreviews(db, { signal: abort.signal, concurrency: 2 });
+    const result = await refreshPreviews(db, { ...LOCAL, signal: abort.signal, concurrency: 2 });
     expect(result).toMatchObject({ attempted: 4, stored: 0, failed: 0, cancelled: true, problem: null });
     expect(rows(db)).toEqual([]);
-    expect((await refreshPreviews(db)).stored).toBe(4);
+    expect((await refreshPreviews(db, LOCAL)).stored).toBe(4);
     db.close();
   });
 
@@ -196,7 +199,7 @@ describe('refreshPreviews with a hostile or failing image host', () => {
     });
     const db = cacheWith(urls);
     const started = Date.now();
-    const result = await refreshPreviews(db, { budgetMs: 300, timeoutMs: 10_000, concurrency: 2 });
+    const result = await refreshPreviews(db, { ...LOCAL, budgetMs: 300, timeoutMs: 10_000, concurrency: 2 });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(result).toMatchObject({ attempted: 6, stored: 0, failed: 0, cancelled: true, problem: null });
     expect(rows(db)).toEqual([]);
@@ -210,9 +213,38 @@ describe('refreshPreviews with a hostile or failing image host', () => {
     writable.prepare('INSERT INTO orders (id, template_thumbnail_url, raw) VALUES (?, ?, ?)').run('1', `${host.origin}/ro.png`, '{}');
     writable.close();
     const readonly = openCache(file, { readonly: true });
-    const result = await refreshPreviews(readonly);
+    const result = await refreshPreviews(readonly, LOCAL);
     expect(result.problem).toMatch(/^The template previews could not be updated in the cache: .*readonly/i);
     expect(result.counts).toEqual({ stored: 0, failed: 0 });
     readonly.close();
+  });
+});
+
+describe('refreshPreviews for a profile whose service is elsewhere', () => {
+  const REMOTE = { profileBaseUrl: 'https://api.example.test/api/v1' } as const;
+  let admin: ImageHost;
+  beforeAll(async () => {
+    admin = await startImageHost();
+    admin.route('/admin/delete-everything', { body: 'deleted' });
+    admin.route('/ok.png', { body: PNG });
+  });
+  afterAll(() => admin.close());
+
+  it('sends nothing to a loopback server its service names, and records why', async () => {
+    const port = new URL(admin.origin).port;
+    const forged = [`http://127.0.0.1:${port}/admin/delete-everything?confirm=1`, `https://127.0.0.1:${port}/admin/delete-everything?confirm=2`, `http://127.9.9.9:${port}/ok.png`];
+    const db = cacheWith(forged);
+    const result = await refreshPreviews(db, REMOTE);
+    expect(admin.requests).toEqual([]);
+    expect(result).toMatchObject({ attempted: 3, stored: 0, failed: 3, problem: null });
+    for (const row of rows(db)) expect(row.error).toBe('Not downloaded: a preview of a service elsewhere must be an https address outside this computer and private networks.');
+    db.close();
+  });
+
+  it('the same loopback server still serves a profile on this computer', async () => {
+    const db = cacheWith([`${admin.origin}/ok.png`]);
+    expect(await refreshPreviews(db, LOCAL)).toMatchObject({ attempted: 1, stored: 1, failed: 0 });
+    expect(admin.hits('/ok.png')).toBe(1);
+    db.close();
   });
 });

@@ -160,7 +160,7 @@ describe('templates of the cached orders', () => {
   });
 
   it('know which previews a sync stored', async () => {
-    const result = await refreshPreviews(db, { enabled: true });
+    const result = await refreshPreviews(db, { enabled: true, profileBaseUrl: 'http://127.0.0.1:4100/api/v1' });
     expect(result.failed).toBe(0);
     const rows = queryTemplates(db, {}, { offset: 0, limit: 1000 }).rows;
     expect(rows.every((t) => t.previewStored)).toBe(true);

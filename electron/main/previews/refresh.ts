@@ -45,11 +45,11 @@ export interface RefreshPreviewsResult {
 /**
  * Refreshes the previews of the cache `db` (a connection at schema ≥ 4, e.g. the sync's own):
  * with previews on, removes unused ones and downloads up to `maxUrls` missing or failed addresses
- * (previews/download.ts rules) within `budgetMs`; with previews off, deletes them all. Call it after
+ * (previews/download.ts rules, which depend on `profileBaseUrl`) within `budgetMs`; with previews off, deletes them all. Call it after
  * the orders of a sync were published. Never rejects.
  * @returns counts of this refresh and of the cache afterwards, and a cache problem if there was one
  */
-export async function refreshPreviews(db: Database.Database, options: RefreshPreviewsOptions = {}): Promise<RefreshPreviewsResult> {
+export async function refreshPreviews(db: Database.Database, options: RefreshPreviewsOptions): Promise<RefreshPreviewsResult> {
   const now = options.now ?? (() => new Date());
   const result: RefreshPreviewsResult = { attempted: 0, stored: 0, failed: 0, removed: 0, cancelled: false, counts: null, problem: null };
   const problem = (error: unknown): void => {

@@ -82,7 +82,7 @@ async function run(data: SyncStartData, signal: AbortSignal, post: (m: SyncProce
     const orders = runs.find((r) => r.resource === 'orders');
     if (orders?.outcome === 'succeeded' && !signal.aborted) {
       // The sync's last step: it never fails the sync, and what it could not fetch waits for the next one.
-      const previews = await refreshPreviews(db, { enabled: data.previews, signal });
+      const previews = await refreshPreviews(db, { enabled: data.previews, signal, profileBaseUrl: data.baseUrl });
       if (previews.problem) logger.warn(`sync: ${previews.problem}`);
       else if (previews.attempted > 0) logger.info(`sync: template previews: ${previews.stored} stored, ${previews.failed} failed of ${previews.attempted}`);
     }
