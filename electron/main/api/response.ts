@@ -88,6 +88,38 @@ export async function readBodyCapped(response: Response, cap: number, pageSize: 
   return utf8.decode(bytes);
 }
 
+/**
+ * Deepest nesting of arrays and objects accepted in an answer. The envelope takes three levels
+ * (`{data: {rows: [`) and the service's records a few more; a body nested far deeper is no answer
+ * of the service, and the recursive work after parsing it (ingest, serialising) could overflow the
+ * native stack of the sync process instead of failing cleanly.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether the JSON text `text` nests arrays and objects deeper than `max`, judged without parsing:
+ * one pass over the characters that counts `[` and `{` against `]` and `}` outside strings
+ * (a backslash inside a string skips the character after it). Cheap on a body of tens of megabytes, and stops at
+ * the first level too deep. Invalid JSON is not detected here (JSON.parse does that).
+ * @param text a response body
+ * @param max the deepest nesting allowed; @default MAX_JSON_DEPTH
+ */
+export function nestsDeeperThan(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** True for a {@link Failure} thrown by this module (plain objects, not errors). */
 export function isFailure(value: unknown): value is Failure {
   return typeof value === 'object' && value !== null && 'retryable' in value && 'code' in value;
