@@ -2,7 +2,8 @@
  * Bounds a hostile service controls, on the real sync path (`createHttpPageSource` + `runSync` on
  * a real SQLite file) against a loopback server: an answer nested millions of levels deep is
  * refused before it is parsed (in a child process, so a crash could not take the test runner with
- * it).
+ * it), and a server that serves one row a page for a count of millions is refused after the first
+ * page instead of being asked millions of times.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -13,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncRun } from '../../shared/contract.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../electron/main/api/response.ts';
 import { openCache } from '../../electron/main/cache/db.ts';
+import { runSync } from '../../electron/main/sync/engine.ts';
+import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { integrityCheck } from '../reliability/cacheCheck.ts';
 import { createDataset } from '../reliability/hostileData.ts';
 
@@ -108,5 +111,38 @@ describe('an answer nested millions of levels deep', () => {
     // Refused, not retried: the answer is the same every time.
     expect(service.requests()).toBe(1);
     expect(integrityCheck(file)).toBe('ok');
+  });
+});
+
+describe('a count of millions served one row a page', () => {
+  it('is refused after the first page, with a bounded number of requests', { timeout: 60_000 }, async () => {
+    const data = createDataset(1, 0);
+    const stop = new AbortController();
+    const service = await startService(() => {
+      // A bound for the test itself: a sync that kept asking is stopped (and the test fails below).
+      return `{"message":"success","data":{"count":4999999,"rows":[${data.contacts[0] as string}]}}`;
+    });
+    const watch = setInterval(() => {
+      if (service.requests() > 50) stop.abort();
+    }, 5);
+    const db = openCache(join(root, 'one-row.sqlite'));
+    try {
+      const runs = await runSync(db, createHttpPageSource({ baseUrl: service.baseUrl, tokens: { accessToken: 't0k3n-hostile', refreshToken: null }, retries: 1, backoffMs: 5, timeoutMs: 10_000 }), {
+        resources: ['contacts'],
+        pageSize: 500,
+        signal: stop.signal,
+      });
+      const run = runs[0];
+      expect(service.requests()).toBe(1);
+      expect(run?.outcome).toBe('failed');
+      expect(run?.error?.code).toBe('BAD_RESPONSE');
+      expect(run?.error?.message).toContain('The service reported 4999999 contacts but served only 1 row of the 500 asked for a page');
+      expect(run?.error?.message).toContain('so the sync stopped after the first page');
+      expect(db.prepare('SELECT count(*) FROM contacts').pluck().get()).toBe(0);
+    } finally {
+      clearInterval(watch);
+      db.close();
+      await service.close();
+    }
   });
 });

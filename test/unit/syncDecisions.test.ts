@@ -5,8 +5,8 @@ import { LetterdeskError } from '../../shared/errors.ts';
 import type { StagingState } from '../../electron/main/cache/syncBookkeeping.ts';
 import {
   concurrencyOf, countInvalidFromStaging, duplicateIds, exceedsMirrorLimits, fitFirstPage, isConsistent, isResumable, lanesFor, listsIdsTwice,
-  MAX_PAGES, MAX_RECORDS, mayCountFromOne, mustGiveUp, NO_PREVIOUS_PASS, PAGE_CHARS_BUDGET, pagesOf, pageShowsDrift, pageSizeWithin,
-  pagesToFetch, passAfterProbe, previousFor, readPastLastPage, refusalEndsSync, resumedStagingIsStale, servedPageSize, splitFirstPage,
+  MAX_PAGES, MAX_RECORDS, MAX_SMALL_PAGE_PAGES, MIN_SERVED_PAGE_SIZE, mayCountFromOne, mustGiveUp, NO_PREVIOUS_PASS, PAGE_CHARS_BUDGET, pagesOf, pageShowsDrift, pageSizeWithin,
+  pagesToFetch, passAfterProbe, previousFor, readPastLastPage, refusalEndsSync, resumedStagingIsStale, servedPageSize, servedPagesTooSmall, splitFirstPage,
   type PassSeen, type PastLastPage, type PreviousPass,
 } from '../../electron/main/sync/decisions.ts';
 
@@ -44,6 +44,24 @@ describe('does the server cap the page size', () => {
     ['one row served of many', 500, 1, 3000, 1],
   ])('%s', (_, asked, rows, count, expected) => {
     expect(servedPageSize(asked, { count, rows })).toBe(expected);
+  });
+});
+
+describe('does a capped server serve too few rows a page for its count', () => {
+  it.each<[string, number | null, number, boolean]>([
+    ['not capped', null, 4_999_999, false],
+    ['one row a page for 4,999,999', 1, 4_999_999, true],
+    ['one row a page for exactly 100,000 pages', 1, 100_000, false],
+    ['one row a page for 100,001 pages', 1, 100_001, true],
+    ['9 rows a page for 900,009 (100,001 pages)', 9, 900_009, true],
+    ['9 rows a page for 900,000 (100,000 pages)', 9, 900_000, false],
+    ['10 rows a page for 4,999,999: left to the mirror limits', 10, 4_999_999, false],
+    ['one row a page for a small account', 1, 3000, false],
+  ])('%s → %s', (_, served, count, tooSmall) => {
+    expect(servedPagesTooSmall(served, count)).toBe(tooSmall);
+  });
+  it('names its bounds', () => {
+    expect([MIN_SERVED_PAGE_SIZE, MAX_SMALL_PAGE_PAGES]).toEqual([10, 100_000]);
   });
 });
 

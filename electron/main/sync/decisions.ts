@@ -14,6 +14,11 @@ export const MAX_RECORDS = 50_000_000;
 /** Largest number of pages a sync plans (`count / pageSize`). */
 export const MAX_PAGES = 5_000_000;
 
+/** Fewest rows a page may hold, when the server caps the page size, before {@link MAX_SMALL_PAGE_PAGES} applies. */
+export const MIN_SERVED_PAGE_SIZE = 10;
+/** Most pages a read plans when the server serves fewer than {@link MIN_SERVED_PAGE_SIZE} rows a page. */
+export const MAX_SMALL_PAGE_PAGES = 100_000;
+
 /**
  * Largest response body a sync asks for in one request, in characters of JSON (≈ bytes). The
  * profile's pageSize is a number of rows, but what a page costs the syncing process is its size:
@@ -128,6 +133,18 @@ export function splitFirstPage<T>(records: T[], holds: number, pageSize: number)
  */
 export function exceedsMirrorLimits(count: number, pageSize: number): boolean {
   return count > MAX_RECORDS || Math.ceil(count / pageSize) > MAX_PAGES;
+}
+
+/**
+ * Whether a server that caps the page size serves so few rows a page that the read would take an
+ * absurd number of requests: under {@link MIN_SERVED_PAGE_SIZE} rows while `count` needs more than
+ * {@link MAX_SMALL_PAGE_PAGES} pages (a first page of one row with a count of millions). Judged on
+ * the first page, before any other request.
+ * @param served rows a page as the server serves them (servedPageSize), or null when it does not cap
+ * @param count the `count` of the first page
+ */
+export function servedPagesTooSmall(served: number | null, count: number): boolean {
+  return served !== null && served < MIN_SERVED_PAGE_SIZE && pagesOf(count, served) > MAX_SMALL_PAGE_PAGES;
 }
 
 /** Pages of a read: `ceil(count / pageSize)`, and at least the first. */

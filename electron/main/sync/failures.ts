@@ -4,7 +4,7 @@
  */
 import { LetterdeskError, isLetterdeskError, toErrorPayload, type ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
-import { MAX_PAGES, MAX_RECORDS } from './decisions.ts';
+import { MAX_PAGES, MAX_RECORDS, MAX_SMALL_PAGE_PAGES, MIN_SERVED_PAGE_SIZE } from './decisions.ts';
 
 /**
  * What the person still has when a resource's run ends without publishing: the copy of an earlier
@@ -29,6 +29,17 @@ export function tooManyRecords(what: string, count: number, pageSize: number, ke
   return new LetterdeskError(
     'BAD_RESPONSE',
     `The service reported ${count} ${what} in pages of ${pageSize}, more than Letterdesk can mirror (at most ${MAX_RECORDS} records in ${MAX_PAGES} pages). ${kept} Check the base URL and the account scope of the profile.`,
+  );
+}
+
+/**
+ * BAD_RESPONSE: the server serves `served` rows a page (fewer than asked) for a `count` that would
+ * take more than MAX_SMALL_PAGE_PAGES requests; `what` as in {@link tooManyRecords}.
+ */
+export function pagesTooSmall(what: string, count: number, served: number, asked: number, kept: string): LetterdeskError {
+  return new LetterdeskError(
+    'BAD_RESPONSE',
+    `The service reported ${count} ${what} but served only ${served} row${served === 1 ? '' : 's'} of the ${asked} asked for a page: reading them would take ${Math.ceil(count / served)} requests (Letterdesk reads at most ${MAX_SMALL_PAGE_PAGES} pages of fewer than ${MIN_SERVED_PAGE_SIZE} rows), so the sync stopped after the first page. ${kept} Check the base URL and the account scope of the profile; if they are right, report the page size the service serves to the service provider.`,
   );
 }
 

@@ -14,9 +14,9 @@ import type { ReadStaging, StagingState } from '../cache/staging.ts';
 import {
   countInvalidFromStaging, duplicateIds, exceedsMirrorLimits, fitFirstPage, isConsistent, isResumable, lanesFor, listsIdsTwice, mayCountFromOne, mustGiveUp,
   NO_PREVIOUS_PASS, pagesOf, pageShowsDrift, pagesToFetch, passAfterProbe, previousFor, readPastLastPage, refusalEndsSync, resumedStagingIsStale,
-  servedPageSize, splitFirstPage, type PassSeen, type PastLastPage, type PreviousPass,
+  servedPageSize, servedPagesTooSmall, splitFirstPage, type PassSeen, type PastLastPage, type PreviousPass,
 } from './decisions.ts';
-import { cancelled, keptChanging, tooManyRecords } from './failures.ts';
+import { cancelled, keptChanging, pagesTooSmall, tooManyRecords } from './failures.ts';
 import type { FetchedPage, PageSource } from './pageSource.ts';
 import type { SyncProgressMeter } from './progress.ts';
 
@@ -98,6 +98,7 @@ function fetchPage(run: ResourceSync, plan: ReadPlan, page: number, pageSize: nu
 export async function readFirstPage(run: ResourceSync, plan: ReadPlan): Promise<FirstAnswer> {
   let first = await fetchPage(run, plan, 0, plan.pageSize, run.signal);
   const served = servedPageSize(plan.pageSize, { count: first.count, rows: first.records.length });
+  if (servedPagesTooSmall(served, first.count)) throw pagesTooSmall(run.label, first.count, served as number, plan.pageSize, run.kept);
   if (served !== null) {
     logger.info(`sync ${run.label}: server caps pageSize at ${served} (asked ${plan.pageSize})`);
     plan.pageSize = served;
@@ -256,7 +257,8 @@ export function planRead(run: ResourceSync, pageSize: number): ReadPlan {
  * Steps 2–4, pass after pass until one is consistent; the rows not seen in the consistent pass
  * are then dropped from the staging.
  * @returns the consistent pass
- * @throws CANCELLED, BAD_RESPONSE (a count beyond what a sync mirrors), DRIFT after `maxPasses`,
+ * @throws CANCELLED, BAD_RESPONSE (a count beyond what a sync mirrors, or a server that serves a
+ *   handful of rows a page for a count of millions), DRIFT after `maxPasses`,
  *   and what the page source throws
  */
 export async function readUntilConsistent(run: ResourceSync, plan: ReadPlan): Promise<number> {
