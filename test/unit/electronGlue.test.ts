@@ -95,8 +95,8 @@ describe('decisions', () => {
     expect(appCommandMenuCommand('browser-refresh')).toBeNull();
   });
 
-  it('syncForkOptions passes the heap flags to Node and to V8, and names the process', () => {
-    expect(syncForkOptions(['--max-old-space-size=96', '--expose-gc'], { PATH: '/bin' })).toEqual({
+  it('syncForkOptions passes the heap flags to Node and to V8, the allow-listed environment, and names the process', () => {
+    expect(syncForkOptions(['--max-old-space-size=96', '--expose-gc'], { PATH: '/bin', LETTERDESK_ACCESS_TOKEN: 'secret', NODE_OPTIONS: '--require /tmp/x.js' })).toEqual({
       execArgv: ['--max-old-space-size=96', '--expose-gc', '--js-flags=--max-old-space-size=96 --expose-gc'],
       env: { PATH: '/bin', MALLOC_ARENA_MAX: '2' },
       serviceName: 'Letterdesk sync',
@@ -104,7 +104,6 @@ describe('decisions', () => {
     });
     expect(syncForkOptions([], {}).execArgv).toEqual([]);
   });
-
 });
 
 describe('session: permissions and the CSP header, as Electron calls them', () => {

@@ -215,15 +215,15 @@ describe('sync process launcher', () => {
     expect(exit.stderrTail).toBe('café\n');
   });
 
-  it("starts the process with gc() exposed and glibc's arenas capped, the parent's environment kept", async () => {
+  it("starts the process with gc() exposed and glibc's arenas capped, only the allowed variables of the parent kept", async () => {
     const script = join(dir, 'report-env.mjs');
-    writeFileSync(script, 'process.stderr.write(`${process.env.MALLOC_ARENA_MAX} ${typeof globalThis.gc} ${process.env.LD_TEST_PARENT}`);\n');
+    writeFileSync(script, 'process.stderr.write(`${process.env.MALLOC_ARENA_MAX} ${typeof globalThis.gc} ${process.env.LD_TEST_PARENT ?? "dropped"} ${process.env.PATH === undefined ? "no PATH" : "PATH"}`);\n');
     process.env.LD_TEST_PARENT = 'kept';
     try {
       const child = nodeSyncProcessLauncher(pathToFileURL(script), [...SYNC_PROCESS_FLAGS]);
       const exit = await new Promise<SyncProcessExit>((resolve) => child.onExit(resolve));
       expect(exit.code).toBe(0);
-      expect(exit.stderrTail).toBe('2 function kept');
+      expect(exit.stderrTail).toBe('2 function dropped PATH');
     } finally {
       delete process.env.LD_TEST_PARENT;
     }

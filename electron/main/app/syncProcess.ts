@@ -11,6 +11,7 @@
  */
 import type { ForkOptions, UtilityProcess } from 'electron';
 import { fileURLToPath } from 'node:url';
+import { syncChildEnv } from '../sync/childEnv.ts';
 import { SYNC_PROCESS_ENV, exitRelay, type SyncProcess, type SyncProcessLauncher } from '../sync/process.ts';
 
 /** The part of a forked Electron `UtilityProcess` the launcher uses. */
@@ -21,15 +22,16 @@ export type ForkUtilityProcess = (modulePath: string, args: string[], options: F
 
 /**
  * The options of the sync's utility process: the heap flags both as Node flags and as V8's
- * `--js-flags` (a utility process takes its V8 flags from there), the sync's environment added to
- * this process's, a name for Task Manager and app metrics, stderr piped for the exit report.
+ * `--js-flags` (a utility process takes its V8 flags from there), this process's environment
+ * narrowed to the sync's allow-list (sync/childEnv.ts) plus the sync's own variables, a name for
+ * Task Manager and app metrics, stderr piped for the exit report.
  * @param execArgv Node flags of the sync process (heap limits, `--expose-gc`)
  * @param env this process's environment
  */
 export function syncForkOptions(execArgv: readonly string[], env: NodeJS.ProcessEnv): ForkOptions {
   return {
     execArgv: execArgv.length > 0 ? [...execArgv, `--js-flags=${execArgv.join(' ')}`] : [],
-    env: { ...env, ...SYNC_PROCESS_ENV },
+    env: syncChildEnv(env, SYNC_PROCESS_ENV),
     serviceName: 'Letterdesk sync',
     stdio: ['ignore', 'inherit', 'pipe'],
   };

@@ -21,6 +21,7 @@ import type { ErrorCode, ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
 import type { QueryEncoding } from '../../../shared/serviceQuery.ts';
+import { syncChildEnv } from './childEnv.ts';
 
 /** What the `start` message holds. */
 export interface SyncStartData {
@@ -123,8 +124,8 @@ export type SyncProcessLauncher = (script: URL, execArgv: string[]) => SyncProce
 export const SYNC_PROCESS_FLAGS: readonly string[] = ['--expose-gc'];
 
 /**
- * Environment variables a sync process gets on top of its parent's. `MALLOC_ARENA_MAX`: glibc
- * (Linux) gives each thread that allocates an arena of its own and keeps what was freed in it;
+ * Environment variables a sync process gets on top of the allowed ones of its parent
+ * (childEnv.ts). `MALLOC_ARENA_MAX`: glibc (Linux) gives each thread that allocates an arena of its own and keeps what was freed in it;
  * a build allocates in several threads at once (the connection, the search index thread,
  * SQLite's sorter helpers), and two arenas, one per core of a small machine, keep its peak lower
  * at no cost in time. Other platforms' allocators ignore the variable.
@@ -184,7 +185,7 @@ export function exitRelay(): {
 export const nodeSyncProcessLauncher: SyncProcessLauncher = (script, execArgv) => {
   const child = fork(fileURLToPath(script), [], {
     execArgv,
-    env: { ...process.env, ...SYNC_PROCESS_ENV },
+    env: syncChildEnv(process.env, SYNC_PROCESS_ENV),
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
