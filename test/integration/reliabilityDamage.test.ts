@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventName, EventPayload } from '../../shared/contract.ts';
 import { isLetterdeskError } from '../../shared/errors.ts';
 import { openCache, sessionMarkerPath } from '../../electron/main/cache/db.ts';
@@ -210,7 +210,8 @@ describe('damaged cache and profiles files', () => {
     try {
       // start() opens the cache while the window loads; the damage it finds is still what the window is told.
       core.start();
-      await new Promise((ok) => setTimeout(ok, 500));
+      // Until start()'s open has found the damage and moved the file aside.
+      await vi.waitFor(() => expect(readdirSync(dirname(file)).some((n) => n.includes('damaged'))).toBe(true), { timeout: 10_000 });
       const first = await dispatchCall(handlers, 'queryContacts', { query: {}, window: { offset: 0, limit: 10 } });
       expect(first, JSON.stringify(first)).toMatchObject({ ok: false, error: { code: 'CACHE_DAMAGED' } });
       // Every view learns the same until a sync offers the fresh cache.

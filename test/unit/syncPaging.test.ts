@@ -342,8 +342,9 @@ describe('paging in the sync', () => {
           }
         },
       });
-      await new Promise((r) => setTimeout(r, 100));
       expect(run?.outcome).toBe('cancelled');
+      // The requests in flight settle as their aborts reach them.
+      await vi.waitFor(() => expect(settled).toHaveLength(5));
       expect(asked).toBe(5);
       expect(settled).toEqual(['ok', 'CANCELLED', 'CANCELLED', 'CANCELLED', 'CANCELLED']);
       expect(cachedIds(db, 'contacts')).toEqual([]);
