@@ -64,7 +64,14 @@ base('the production CSP blocks injected inline scripts', async ({ page }) => {
       const remote = document.createElement('script');
       remote.src = 'https://evil.example/x.js';
       document.head.appendChild(remote);
-      await new Promise((ok) => setTimeout(ok, 300));
+      // Until the image has loaded (its inline handler would have run by then) and the policy has
+      // reported both the inline script and the remote one.
+      const image = holder.querySelector('img')!;
+      const reported = (): boolean => violations.some((v) => v.endsWith('inline')) && violations.some((v) => v.includes('evil.example'));
+      await new Promise<void>((done) => {
+        const check = () => (image.complete && reported() ? done() : requestAnimationFrame(check));
+        check();
+      });
       return { pwned: w.__pwned ?? null, violations };
     });
     baseExpect(outcome.pwned).toBeNull();

@@ -200,7 +200,10 @@ export const test = base.extend<HarnessOptions & { app: AppHarness }>({
         mkdirSync(SCREENSHOT_DIR, { recursive: true });
         for (const scheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme: scheme });
-          await page.waitForTimeout(150);
+          // The page has taken the scheme and painted with it: the media query answers it, and two
+          // animation frames have passed since (style recalculated, then a frame drawn).
+          await page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, scheme === 'dark');
+          await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
           const path = join(SCREENSHOT_DIR, `${name}-${scheme}.png`);
           await page.screenshot({ path });
           await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });

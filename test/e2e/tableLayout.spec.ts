@@ -222,8 +222,12 @@ test('filter options keep their place when ticked; a Created range that ends bef
   await expect.poll(() => matchCount(page)).toBeLessThan(1200);
   // The counts change with the ticked label (co-occurrence), the places do not.
   await expect.poll(names).toEqual(before);
+  await expect(labels).toHaveAttribute('aria-busy', 'false');
+  const oneTicked = await matchCount(page);
   await labels.getByRole('checkbox', { name: before[4] }).check();
-  await page.waitForTimeout(300);
+  // Once the second label's rows and option counts are in, the options are still where they were.
+  await expect.poll(() => matchCount(page)).not.toBe(oneTicked);
+  await expect(labels).toHaveAttribute('aria-busy', 'false');
   expect(await names()).toEqual(before);
   await page.getByRole('button', { name: 'Clear all' }).click();
   await expect.poll(() => matchCount(page)).toBe(1200);
