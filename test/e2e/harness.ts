@@ -13,8 +13,8 @@
  * Each test gets a fresh data directory, its own core (profiles, keychain access, caches, the
  * embedded sample API) and platform services that record what the app asked of the OS.
  */
-import { test as base, expect, type Page } from '@playwright/test';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { test as base, expect, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildLetterdeskApi } from '../../shared/bridge.ts';
@@ -25,6 +25,13 @@ import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall, FORBIDDEN_SENDER_RESULT } from '../../electron/main/ipc/dispatch.ts';
 
 const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screenshots');
+/**
+ * Synced sample data directories shared by the specs of one run (see {@link sampleFixture}); the
+ * global setup empties it, so a run never reuses a cache an older build wrote.
+ */
+export const FIXTURE_DIR = resolve(import.meta.dirname, '../../test-results/fixtures');
+/** The longest a shared sample may take to build (ms), or another worker to wait for it. */
+const SAMPLE_BUILD_TIMEOUT_MS = 40 * 60_000;
 
 /** What the app asked of the operating system during a test. */
 export interface PlatformLog {
@@ -39,6 +46,11 @@ export interface AppHarness {
   core: Core;
   dataDir: string;
   platformLog: PlatformLog;
+  /**
+   * With the `prebuiltSample` option: the shared synced sample this test's data directory was
+   * copied from, and how long its one sync through the UI took; otherwise null.
+   */
+  prebuilt: PrebuiltSample | null;
   /** Loads the app page (after the bindings are in place). */
   open(): Promise<void>;
   /**
@@ -125,97 +137,220 @@ export interface HarnessOptions {
   /** Size of the embedded sample data set. */
   sampleContacts: number;
   sampleOrders: number;
+  /**
+   * Start from the sample data already synced: the test's data directory is a copy of the shared
+   * synced sample of this size ({@link sampleFixture}) instead of empty. For the large samples,
+   * which take minutes to sync; the app then opens on the sample profile with its cache.
+   * @default false
+   */
+  prebuiltSample: boolean;
 }
 
-export const test = base.extend<HarnessOptions & { app: AppHarness }>({
+/** A synced sample data directory shared by the tests of a run. */
+export interface PrebuiltSample {
+  /** The data directory (profiles.json, cache/…) to copy; never opened by a test itself. */
+  dir: string;
+  /** Seconds from the click on "Explore with sample data" until its sync had ended. */
+  syncSeconds: number;
+}
+
+/** What a worker knows about the shared synced samples. */
+export interface SampleFixtures {
+  /**
+   * The synced sample data directory of `contacts` × `orders`, built once per run by whichever
+   * worker asks first (the others wait for it).
+   * @throws Error when the build failed (in any worker) or took longer than `timeoutMs`
+   */
+  get(contacts: number, orders: number, timeoutMs?: number): Promise<PrebuiltSample>;
+}
+
+/** The parts of {@link AppHarness} a page and a data directory make, and how to close them. */
+interface StartedApp {
+  harness: AppHarness;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a core on `dataDir` (with its sample API of the given size) and a renderer server, and
+ * binds the handlers into `page`; the page is not loaded yet (`harness.open()`).
+ */
+async function startApp(page: Page, dataDir: string, sample: { contacts: number; orders: number }, testInfo: TestInfo | null, prebuilt: PrebuiltSample | null): Promise<StartedApp> {
+  const exportsDir = join(dataDir, 'exports');
+  mkdirSync(exportsDir, { recursive: true });
+  const platformLog: PlatformLog = { savedFiles: [], shownInFolder: [], openedExternal: [], progress: [] };
+  const platform: PlatformServices = {
+    async showSaveDialog(defaultPath) {
+      const file = join(exportsDir, defaultPath.split(/[\\/]/).pop() ?? 'export.csv');
+      platformLog.savedFiles.push(file);
+      return file;
+    },
+    showItemInFolder: (path) => void platformLog.shownInFolder.push(path),
+    async openExternal(url) {
+      platformLog.openedExternal.push(url);
+    },
+    setProgress: (fraction) => void platformLog.progress.push(fraction),
+  };
+  let livePage: Page | null = page;
+  const core = createCore({
+    dataDir,
+    version: 'e2e',
+    logFile: null,
+    platform,
+    emit: pageEmitter(() => livePage),
+    sample,
+    // No Secret Service in the browser tests: tokens of non-sample profiles stay in memory.
+    keychain: 'session-only',
+    // In-thread, so tests can inject faults and edit records on the server object.
+    sampleApiThread: 'main',
+  });
+  const server = await serveRenderer({ readPreview: (key) => core.readPreview(key) });
+  await bindHandlers(page, core, server.url);
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') console.error(`[page console] ${message.text()}`);
+  });
+  const harness: AppHarness = {
+    page,
+    core,
+    dataDir,
+    platformLog,
+    prebuilt,
+    async open() {
+      await page.goto(server.url);
+      core.start();
+    },
+    async reload() {
+      await page.reload();
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    },
+    async exploreSampleData(timeoutMs = 90_000) {
+      await page.getByRole('button', { name: /Explore with sample data/ }).click();
+      const handlers = createHandlers(core);
+      await expect
+        .poll(
+          async () => {
+            const status = await dispatchCall(handlers, 'getSyncStatus', {});
+            if (!status.ok) return 'no status yet';
+            const { running, history } = status.value as SyncStatus;
+            const ended = new Set(history.map((run) => run.resource));
+            return !running && ended.has('contacts') && ended.has('orders') ? 'ended' : 'running';
+          },
+          { timeout: timeoutMs },
+        )
+        .toBe('ended');
+      await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: timeoutMs });
+    },
+    async screenshot(name) {
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        // The page has taken the scheme and painted with it: the media query answers it, and two
+        // animation frames have passed since (style recalculated, then a frame drawn).
+        await page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, scheme === 'dark');
+        await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+        const path = join(SCREENSHOT_DIR, `${name}-${scheme}.png`);
+        await page.screenshot({ path });
+        await testInfo?.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    },
+  };
+  return {
+    harness,
+    async close() {
+      livePage = null;
+      await core.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Builds the synced sample of `contacts` × `orders` into `dir` the way a user gets it: a page of
+ * its own clicks "Explore with sample data" and waits until the sync has ended.
+ * @returns seconds from the click until the sync had ended
+ */
+async function buildSample(browser: Browser, dir: string, contacts: number, orders: number, timeoutMs: number): Promise<number> {
+  mkdirSync(dir, { recursive: true });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const started = await startApp(page, dir, { contacts, orders }, null, null);
+    try {
+      await started.harness.open();
+      const t0 = Date.now();
+      await started.harness.exploreSampleData(timeoutMs);
+      return (Date.now() - t0) / 1000;
+    } finally {
+      await started.close();
+    }
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * The shared synced samples of a run, in {@link FIXTURE_DIR}/sample-<contacts>-<orders>: the first
+ * worker to ask takes a lock (a directory made atomically), builds the sample with
+ * {@link buildSample} and writes `sample.json`; every other worker waits for that file (or the
+ * build's `failed.txt`). Tests copy the directory and never open the shared one.
+ */
+function sampleFixture(browser: Browser): SampleFixtures {
+  return {
+    async get(contacts, orders, timeoutMs = SAMPLE_BUILD_TIMEOUT_MS) {
+      const root = join(FIXTURE_DIR, `sample-${contacts}-${orders}`);
+      const done = join(root, 'sample.json');
+      const failed = join(root, 'failed.txt');
+      mkdirSync(FIXTURE_DIR, { recursive: true });
+      let mine = false;
+      try {
+        mkdirSync(root);
+        mine = true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      if (mine) {
+        const dir = join(root, 'data');
+        try {
+          const syncSeconds = await buildSample(browser, `${dir}.partial`, contacts, orders, timeoutMs);
+          renameSync(`${dir}.partial`, dir);
+          writeFileSync(done, JSON.stringify({ dir, syncSeconds } satisfies PrebuiltSample));
+        } catch (error) {
+          writeFileSync(failed, error instanceof Error ? (error.stack ?? error.message) : String(error));
+          throw error;
+        }
+      }
+      await expect
+        .poll(() => (existsSync(done) ? 'built' : existsSync(failed) ? 'failed' : 'building'), { timeout: timeoutMs, message: `the shared sample ${root}` })
+        .not.toBe('building');
+      if (existsSync(failed)) throw new Error(`Building the shared sample in ${root} failed in another worker (see its failed.txt):\n${readFileSync(failed, 'utf8')}`);
+      return JSON.parse(readFileSync(done, 'utf8')) as PrebuiltSample;
+    },
+  };
+}
+
+export const test = base.extend<HarnessOptions & { app: AppHarness }, { sampleFixtures: SampleFixtures }>({
   sampleContacts: [1200, { option: true }],
   sampleOrders: [360, { option: true }],
-  app: async ({ page, sampleContacts, sampleOrders }, use, testInfo) => {
+  prebuiltSample: [false, { option: true }],
+  sampleFixtures: [async ({ browser }, use) => use(sampleFixture(browser)), { scope: 'worker' }],
+  app: async ({ page, sampleContacts, sampleOrders, prebuiltSample, sampleFixtures }, use, testInfo) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'letterdesk-e2e-'));
-    const exportsDir = join(dataDir, 'exports');
-    mkdirSync(exportsDir, { recursive: true });
-    const platformLog: PlatformLog = { savedFiles: [], shownInFolder: [], openedExternal: [], progress: [] };
-    const platform: PlatformServices = {
-      async showSaveDialog(defaultPath) {
-        const file = join(exportsDir, defaultPath.split(/[\\/]/).pop() ?? 'export.csv');
-        platformLog.savedFiles.push(file);
-        return file;
-      },
-      showItemInFolder: (path) => void platformLog.shownInFolder.push(path),
-      async openExternal(url) {
-        platformLog.openedExternal.push(url);
-      },
-      setProgress: (fraction) => void platformLog.progress.push(fraction),
-    };
-    let livePage: Page | null = page;
-    const core = createCore({
-      dataDir,
-      version: 'e2e',
-      logFile: null,
-      platform,
-      emit: pageEmitter(() => livePage),
-      sample: { contacts: sampleContacts, orders: sampleOrders },
-      // No Secret Service in the browser tests: tokens of non-sample profiles stay in memory.
-      keychain: 'session-only',
-      // In-thread, so tests can inject faults and edit records on the server object.
-      sampleApiThread: 'main',
-    });
-    const server = await serveRenderer({ readPreview: (key) => core.readPreview(key) });
-    await bindHandlers(page, core, server.url);
-    page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error') console.error(`[page console] ${message.text()}`);
-    });
-    const harness: AppHarness = {
-      page,
-      core,
-      dataDir,
-      platformLog,
-      async open() {
-        await page.goto(server.url);
-        core.start();
-      },
-      async reload() {
-        await page.reload();
-        await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-      },
-      async exploreSampleData(timeoutMs = 90_000) {
-        await page.getByRole('button', { name: /Explore with sample data/ }).click();
-        const handlers = createHandlers(core);
-        await expect
-          .poll(
-            async () => {
-              const status = await dispatchCall(handlers, 'getSyncStatus', {});
-              if (!status.ok) return 'no status yet';
-              const { running, history } = status.value as SyncStatus;
-              const ended = new Set(history.map((run) => run.resource));
-              return !running && ended.has('contacts') && ended.has('orders') ? 'ended' : 'running';
-            },
-            { timeout: timeoutMs },
-          )
-          .toBe('ended');
-        await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: timeoutMs });
-      },
-      async screenshot(name) {
-        mkdirSync(SCREENSHOT_DIR, { recursive: true });
-        for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          // The page has taken the scheme and painted with it: the media query answers it, and two
-          // animation frames have passed since (style recalculated, then a frame drawn).
-          await page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, scheme === 'dark');
-          await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
-          const path = join(SCREENSHOT_DIR, `${name}-${scheme}.png`);
-          await page.screenshot({ path });
-          await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
-        }
-        await page.emulateMedia({ colorScheme: 'light' });
-      },
-    };
-    await use(harness);
-    livePage = null;
-    await core.close();
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    try {
+      // Building the shared sample (minutes for the large ones) happens before the test's own
+      // test.setTimeout() can take effect, so its time is added here.
+      if (prebuiltSample) testInfo.setTimeout(testInfo.timeout + SAMPLE_BUILD_TIMEOUT_MS);
+      const prebuilt = prebuiltSample ? await sampleFixtures.get(sampleContacts, sampleOrders) : null;
+      if (prebuilt) cpSync(prebuilt.dir, dataDir, { recursive: true });
+      const started = await startApp(page, dataDir, { contacts: sampleContacts, orders: sampleOrders }, testInfo, prebuilt);
+      try {
+        await use(started.harness);
+      } finally {
+        await started.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   },
 });
 

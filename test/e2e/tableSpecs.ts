@@ -15,6 +15,20 @@ export async function syncSample(app: AppHarness, timeout = 120_000): Promise<vo
   await expect(grid(page, 'Contacts').locator('[role="row"][aria-rowindex="2"] .skeleton')).toHaveCount(0);
 }
 
+/**
+ * Opens the app on a copy of the run's shared synced sample (the `prebuiltSample` option); ends on
+ * the contacts view with its first row filled.
+ * @throws Error when the test did not set `prebuiltSample`
+ */
+export async function openSynced(app: AppHarness): Promise<void> {
+  if (!app.prebuilt) throw new Error('openSynced needs the shared synced sample: add `prebuiltSample: true` to the spec\'s test.use().');
+  const { page } = app;
+  await app.open();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await page.keyboard.press('Control+1');
+  await expect(grid(page, 'Contacts').locator('[role="row"][aria-rowindex="2"] .skeleton')).toHaveCount(0);
+}
+
 /** The grid named `name` ("Contacts", "Orders"). */
 export function grid(page: Page, name: 'Contacts' | 'Orders'): Locator {
   return page.getByRole('grid', { name });
