@@ -9,10 +9,14 @@
  *   6. Playwright `_electron`: only where an Electron binary is installed; otherwise says so
  *   7. `npm run bench -- --quick`, so the benchmark never rots (figures printed, not asserted)
  *
+ * Steps 1, 2 and 4 run at the same time (the type checks in one lane, lint then the build in the
+ * other: each is one process on one core); each one's output is printed whole when it ends. The
+ * build is made once: the e2e run and the benchmark are told to use it.
+ *
  * Options: `--only unit|e2e|electron|static` runs a subset; `--no-bench` skips step 7.
  * Exit status: 0 when everything passed, 1 otherwise.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -49,6 +53,52 @@ function step(title: string, command: string, commandArgs: string[], env: Record
   console.log(`=== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (!ok) failures.push(title);
   return ok;
+}
+
+/** A step for {@link lanes}: what {@link step} takes. */
+interface StepSpec {
+  title: string;
+  command: string;
+  args: string[];
+}
+
+/**
+ * Runs `step` with its output (stdout and stderr, in the order written) held back and printed in
+ * one piece, header to result line, when it ends, so steps running at the same time do not mix.
+ * @returns whether it exited 0
+ */
+function bufferedStep({ title, command, args: commandArgs }: StepSpec): Promise<boolean> {
+  const started = Date.now();
+  return new Promise((done) => {
+    const chunks: Buffer[] = [];
+    const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env });
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const finish = (code: number | null, why: string | null) => {
+      const ok = code === 0;
+      console.log(`\n=== ${title}: ${command} ${commandArgs.join(' ')}`);
+      process.stdout.write(Buffer.concat(chunks));
+      console.log(`=== ${title}: ${ok ? 'ok' : `FAILED (${why ?? `exit ${code}`})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (!ok) failures.push(title);
+      done(ok);
+    };
+    child.on('error', (error) => finish(null, error.message));
+    child.on('close', (code, signal) => finish(code, signal));
+  });
+}
+
+/**
+ * Runs the lanes at the same time, the steps of each lane one after another.
+ * @returns whether each step exited 0, by title
+ */
+async function lanes(...all: StepSpec[][]): Promise<Map<string, boolean>> {
+  const results = new Map<string, boolean>();
+  await Promise.all(
+    all.map(async (lane) => {
+      for (const spec of lane) results.set(spec.title, await bufferedStep(spec));
+    }),
+  );
+  return results;
 }
 
 function readJson(file: string): unknown {
@@ -133,9 +183,13 @@ rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 const npx = 'npx';
 
+const BUILD: StepSpec = { title: 'build (electron-vite)', command: npx, args: ['electron-vite', 'build'] };
+let built = false;
 if (only === undefined || only === 'static') {
-  step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-  step('lint', 'npm', ['run', '--silent', 'lint']);
+  const typecheck: StepSpec = { title: 'typecheck', command: 'npm', args: ['run', '--silent', 'typecheck'] };
+  const lint: StepSpec = { title: 'lint', command: 'npm', args: ['run', '--silent', 'lint'] };
+  const done = await lanes([typecheck], only === undefined ? [lint, BUILD] : [lint]);
+  built = done.get(BUILD.title) === true;
 }
 if (only === undefined || only === 'unit') {
   const file = resolve(results, 'vitest.json');
@@ -143,7 +197,7 @@ if (only === undefined || only === 'unit') {
   addVitest(file);
 }
 if (only === undefined || only === 'e2e') {
-  step('build (electron-vite)', npx, ['electron-vite', 'build']);
+  if (only === 'e2e') built = step(BUILD.title, BUILD.command, BUILD.args);
   const file = resolve(results, 'e2e.json');
   step('end-to-end tests in Chromium (Playwright)', npx, ['playwright', 'test', '-c', 'test/e2e/playwright.config.ts', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: file,
@@ -164,7 +218,8 @@ if (only === undefined || only === 'electron') {
   }
 }
 if (runBench) {
-  step('benchmark, quick mode (figures only)', 'npm', ['run', '--silent', 'bench', '--', '--quick']);
+  // The build of step 4 is the one the benchmark would make again.
+  step('benchmark, quick mode (figures only)', 'npm', ['run', '--silent', 'bench', '--', '--quick'], built ? { LETTERDESK_SKIP_BUILD: '1' } : {});
 }
 
 console.log('');
