@@ -27,6 +27,9 @@ test('a connected profile’s form names two status codes; a bad code is pointed
   const acme = app.core.profiles.save({ name: 'Acme', environment: 'custom', baseUrl: 'https://acme.example.com/api/v1', accountId: null, pageSize: 100 });
   app.core.profiles.use(acme.id);
   await app.open();
+  // Once the app has read its profiles it shows the page it remembers, which would overrule a
+  // shortcut pressed before then.
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await page.keyboard.press('Control+6');
   const form = page.getByRole('form', { name: 'Edit profile Acme' });
   await expect(form).toBeVisible();
