@@ -23,6 +23,29 @@ const noElectron = { name: 'electron', message: 'This module runs in plain Node 
 /** The same rule for `import()` with a literal path, which no-restricted-imports does not see. */
 const dynamicImport = (pattern, message) => ({ selector: `ImportExpression[source.value=/${pattern.replaceAll('/', '\\/')}/]`, message });
 
+/** The page's own rule: no Node APIs, no reaching into electron/ (extended per room below). */
+const rendererImports = (...patterns) => [
+  'error',
+  { paths: ['electron'], patterns: [{ group: nodeBuiltins, message: 'renderer/ is the page: no Node APIs; ask main through window.letterdesk.' }, toElectronFolder('renderer/'), ...patterns] },
+];
+
+/**
+ * The rooms of renderer/src/components/ (docs/architecture.md "The page") and, for each, the other
+ * rooms it may import from: an allow-list. Pages import from every room; ui/ only from itself.
+ */
+const ROOM_IMPORTS = {
+  list: ['ui', 'dialogs'],
+  detail: ['ui'],
+  dialogs: ['ui', 'forms'],
+  forms: ['ui'],
+  frame: ['ui'],
+  ui: [],
+};
+const roomImports = (room, allowed) => ({
+  regex: allowed.length ? `^\\.\\./(?!(${allowed.join('|')})/)[A-Za-z]+/` : '^\\.\\./[A-Za-z]+/',
+  message: `components/${room}/ may import ${allowed.length ? `only from ${allowed.map((r) => `${r}/`).join(' and ')} among the other rooms` : 'no other room'}; move the shared part into ui/ (or the importer into pages/).`,
+});
+
 const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'HTMLElement'].map((name) => ({
   name,
   message: 'shared/ is pure: no DOM here.',
@@ -61,13 +84,12 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.svelte'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: ['electron'], patterns: [{ group: nodeBuiltins, message: 'renderer/ is the page: no Node APIs; ask main through window.letterdesk.' }, toElectronFolder('renderer/')] },
-      ],
-    },
+    rules: { 'no-restricted-imports': rendererImports() },
   },
+  ...Object.entries(ROOM_IMPORTS).map(([room, allowed]) => ({
+    files: [`renderer/src/components/${room}/**/*.svelte`, `renderer/src/components/${room}/**/*.ts`],
+    rules: { 'no-restricted-imports': rendererImports(roomImports(room, allowed)) },
+  })),
   {
     files: ['electron/main/{api,sync,export,profiles,credentials}/**/*.ts'],
     rules: {

@@ -49,6 +49,29 @@ describe('import rules per folder', () => {
     expect(await restricted('electron/main/sync/probe.ts', "import { openCache } from '../cache/db.ts';\nexport const a = openCache;")).toEqual([]);
     expect(await restricted('electron/main/export/probe.ts', "import { openCache } from '../cache/db.ts';\nexport const a = openCache;")).toEqual([]);
   });
+  it('components/ rooms import only the rooms their allow-list names', async () => {
+    const probe = (from: string, spec: string): Promise<string[]> =>
+      restricted(`renderer/src/components/${from}/Probe.svelte`, `<script lang="ts">\n  import Part from '${spec}';\n  void Part;\n</script>\n`);
+    // Pages hold every room.
+    for (const spec of ['../list/ListView.svelte', '../detail/OrderDetail.svelte', '../dialogs/ConfirmDialog.svelte', '../forms/ProfileForm.svelte', '../ui/Icon.svelte', './SummaryPage.svelte']) {
+      expect(await probe('pages', spec), spec).toEqual([]);
+    }
+    expect(await probe('list', '../dialogs/ViewDialog.svelte')).toEqual([]);
+    expect(await probe('dialogs', '../forms/ServiceQueryForm.svelte')).toEqual([]);
+    expect(await probe('detail', './RawJson.svelte')).toEqual([]);
+    expect(await probe('ui', './Icon.svelte')).toEqual([]);
+    expect(await probe('ui', '../../lib/format.ts')).toEqual([]);
+    // Nothing below the pages imports a page, and ui/ imports no other room.
+    for (const room of ['list', 'detail', 'dialogs', 'forms', 'frame', 'ui']) {
+      expect(await probe(room, '../pages/ContactsView.svelte'), room).toHaveLength(1);
+    }
+    expect(await probe('ui', '../list/SearchBox.svelte')).toHaveLength(1);
+    expect(await probe('detail', '../list/DataTable.svelte')).toHaveLength(1);
+    expect(await probe('forms', '../dialogs/ConfirmDialog.svelte')).toHaveLength(1);
+    expect(await probe('frame', '../detail/RawJson.svelte')).toHaveLength(1);
+    // The page's own rule still holds inside a room.
+    expect(await probe('ui', 'node:fs')).toHaveLength(1);
+  });
   it('the preload imports only electron and shared/', async () => {
     expect(await restricted('electron/preload/probe.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toHaveLength(1);
     expect(await restricted('electron/preload/probe.ts', "import { logger } from '../main/log.ts';\nexport const a = logger;")).toHaveLength(1);
