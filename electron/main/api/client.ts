@@ -44,7 +44,7 @@ import { logger, redact, registerSecret } from '../log.ts';
 import { isLoopbackHost } from '../profiles/baseUrl.ts';
 import { DEFAULT_QUERY_ENCODING, type QueryEncoding, type ServiceQuery } from '../../../shared/serviceQuery.ts';
 import { describeRequest, encodeContactParams, encodeOrderParams, type ContactListParams, type OrderListParams } from './params.ts';
-import { isFailure, MAX_JSON_DEPTH, nestsDeeperThan, readBodyCapped, redirectFailure, responseByteCap, type Failure } from './response.ts';
+import { isFailure, nestedTooDeeply, nestsDeeperThan, readBodyCapped, redirectFailure, responseByteCap, type Failure } from './response.ts';
 
 export type { ContactListParams, OrderListParams } from './params.ts';
 export { describeRequest } from './params.ts';
@@ -292,15 +292,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         throw { code: 'VALIDATION', status, what: `the service refused the query (HTTP 400${said})`, retryable: false } satisfies Failure;
       }
       if (status < 200 || status > 299) throw { code: 'BAD_RESPONSE', status, what: `unexpected HTTP ${status}`, retryable: false } satisfies Failure;
-      if (nestsDeeperThan(text)) {
-        throw {
-          code: 'BAD_RESPONSE',
-          status,
-          what: `the answer nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, far more than any record of the service, so Letterdesk did not read it`,
-          advice: "Check that the profile's base URL is the service's address ending in /api/v1; if it is, report this answer to the service provider.",
-          retryable: false,
-        } satisfies Failure;
-      }
+      if (nestsDeeperThan(text)) throw nestedTooDeeply(status);
       try {
         return { json: JSON.parse(text) as unknown, bodyLength: text.length };
       } catch {

@@ -99,8 +99,8 @@ export const MAX_JSON_DEPTH = 64;
 /**
  * Whether the JSON text `text` nests arrays and objects deeper than `max`, judged without parsing:
  * one pass over the characters that counts `[` and `{` against `]` and `}` outside strings
- * (a backslash inside a string skips the character after it). Cheap on a body of tens of megabytes, and stops at
- * the first level too deep. Invalid JSON is not detected here (JSON.parse does that).
+ * (a backslash inside a string skips the character after it). Cheap on a body of tens of
+ * megabytes, and stops at the first level too deep. Invalid JSON is not detected here (JSON.parse does that).
  * @param text a response body
  * @param max the deepest nesting allowed; @default MAX_JSON_DEPTH
  */
@@ -118,6 +118,17 @@ export function nestsDeeperThan(text: string, max = MAX_JSON_DEPTH): boolean {
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return false;
+}
+
+/** The failure for an answer that {@link nestsDeeperThan} the limit: not parsed, not retried. */
+export function nestedTooDeeply(status: number): Failure {
+  return {
+    code: 'BAD_RESPONSE',
+    status,
+    what: `the answer nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, far more than any record of the service, so Letterdesk did not read it`,
+    advice: "Check that the profile's base URL is the service's address ending in /api/v1; if it is, report this answer to the service provider.",
+    retryable: false,
+  };
 }
 
 /** True for a {@link Failure} thrown by this module (plain objects, not errors). */
