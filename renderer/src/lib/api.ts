@@ -1,42 +1,19 @@
 /**
  * The renderer's typed client: `window.letterdesk` (built by the preload, or by the Playwright
  * harness, from shared/contract.ts) plus helpers that turn `Result`s into values or displayable
- * errors.
+ * errors (lib/errors.ts). Only state/ calls it: components reach main through the state classes.
  */
 import type { CallInput, CallName, CallOutput, LetterdeskApi } from '../../../shared/contract.ts';
-import type { ErrorCode, ErrorPayload, Result } from '../../../shared/errors.ts';
+import type { Result } from '../../../shared/errors.ts';
+import { DisplayError, toDisplayError } from './errors.ts';
+
+export { DisplayError, errorText, toDisplayError } from './errors.ts';
 
 declare global {
   interface Window {
     letterdesk?: LetterdeskApi;
   }
 }
-
-/** An error the UI can show: what happened (`message`) and, when known, what to do (`advice`). */
-export class DisplayError extends Error {
-  override readonly name = 'DisplayError';
-  readonly code: ErrorCode | 'NO_BRIDGE';
-  readonly advice: string | null;
-
-  constructor(code: ErrorCode | 'NO_BRIDGE', message: string, advice: string | null) {
-    super(message);
-    this.code = code;
-    this.advice = advice;
-  }
-}
-
-const ADVICE: Partial<Record<ErrorCode, string>> = {
-  AUTH_REJECTED: 'Open Profiles to enter a new token.',
-  AUTH_MISSING: 'Open Profiles to enter an access token.',
-  NETWORK_UNREACHABLE: 'Check your connection; cached data stays available.',
-  TIMEOUT: 'The service is slow to answer; try again in a moment.',
-  RATE_LIMITED: 'The service is limiting requests; try again in a minute.',
-  SERVER_ERROR: 'The service had a problem; try again later.',
-  NO_PROFILE: 'Choose or create a profile first.',
-  BUSY: 'Wait for the running operation to finish.',
-  KEYCHAIN_UNAVAILABLE: 'Use a session-only token, or fix the keychain and retry.',
-  INTERNAL: 'Details are in the log file.',
-};
 
 /** The bridge, or null when the page runs without one (opened outside the app). */
 export function bridge(): LetterdeskApi | null {
@@ -48,17 +25,6 @@ export function api(): LetterdeskApi {
   const b = window.letterdesk;
   if (!b) throw new DisplayError('NO_BRIDGE', 'Letterdesk’s background service is not connected.', 'Restart Letterdesk.');
   return b;
-}
-
-/** Turns an error payload that crossed the boundary into a {@link DisplayError}. */
-export function toDisplayError(error: ErrorPayload | unknown): DisplayError {
-  if (error instanceof DisplayError) return error;
-  if (typeof error === 'object' && error !== null && 'code' in error && 'message' in error) {
-    const e = error as ErrorPayload;
-    return new DisplayError(e.code, e.message, ADVICE[e.code] ?? null);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new DisplayError('INTERNAL', message, ADVICE.INTERNAL ?? null);
 }
 
 /** Unwraps a Result: the value, or throws a {@link DisplayError}. */
@@ -90,10 +56,4 @@ export async function callResult<N extends CallName>(name: N, input: CallInput<N
     const e = toDisplayError(error);
     return { ok: false, error: { code: e.code === 'NO_BRIDGE' ? 'INTERNAL' : e.code, message: e.message } };
   }
-}
-
-/** Human text for an error: message plus advice. */
-export function errorText(error: unknown): string {
-  const e = toDisplayError(error);
-  return e.advice && !e.message.includes(e.advice) ? `${e.message} ${e.advice}` : e.message;
 }
