@@ -12,9 +12,9 @@ import { bridge, call, errorText } from '../lib/api.ts';
 import { orderedColumns } from '../lib/columns.ts';
 import { formatCount } from '../lib/format.ts';
 import { count } from '../lib/selection.ts';
-import { loadSetting, saveSetting } from '../lib/storage.ts';
 import type { AppState } from './app.svelte.ts';
 import { withLocalCreatedDays } from './models.ts';
+import { Persisted } from './persisted.svelte.ts';
 
 /** What each kind of export is called in the dialog. */
 export const EXPORT_KIND_LABEL: Record<AnyExportKind, string> = { contacts: 'Contacts', orders: 'Orders', recipients: 'Recipients', templates: 'Templates', campaigns: 'Campaigns' };
@@ -70,6 +70,8 @@ export interface ExportProgressState {
 /** One export dialog's state; the dialog component is its markup. */
 export class ExportDialogState {
   readonly #app: AppState;
+  /** The CSV format as last exported (copies read its "Neutralise formulas" too: rowCopy.ts). */
+  readonly #format = new Persisted<Partial<CsvOptions>>('export', {});
   /** The running export's id, from its first event; it can be cancelled once known. */
   #exportId = $state<string | null>(null);
   /** Set when a cancel was asked before the export's id arrived; the id's arrival then cancels. */
@@ -106,7 +108,7 @@ export class ExportDialogState {
   /** @param app the app whose contacts and orders views "current view" means */
   constructor(app: AppState) {
     this.#app = app;
-    const saved = loadSetting<Partial<CsvOptions>>('export', {});
+    const saved = this.#format.current;
     this.delimiter = saved.delimiter ?? 'comma';
     this.bom = saved.bom ?? false;
     this.neutralize = saved.neutralizeFormulas ?? true;
@@ -229,7 +231,7 @@ export class ExportDialogState {
    */
   async run(): Promise<void> {
     const options: CsvOptions = { delimiter: this.delimiter, bom: this.bom, neutralizeFormulas: this.neutralize };
-    saveSetting('export', options);
+    this.#format.current = options;
     // null asks for the default set, which is shorter to send and keeps the default order.
     const defaults = this.columns.filter((c) => c.inDefault).map((c) => c.key);
     const isDefault = this.order === null && this.selectedColumns.length === defaults.length && defaults.every((k) => this.chosen[k]);

@@ -10,8 +10,8 @@ import { linesText, rowsText, type RowTextFormat, type RowTextOptions } from '..
 import type { Column } from '../lib/columns.ts';
 import { errorText } from '../lib/api.ts';
 import { formatCount, formatTotal } from '../lib/format.ts';
-import { loadSetting } from '../lib/storage.ts';
 import type { PageTask, Toast } from './app.svelte.ts';
+import { Persisted } from './persisted.svelte.ts';
 
 /** After this long, a copy shows its progress (ms). */
 const SHOW_PROGRESS_AFTER = 300;
@@ -33,7 +33,7 @@ export interface CopyHost {
 
 /** The export's remembered "Neutralise formulas" setting, which copies follow too (on by default). */
 export function neutralizeSetting(): boolean {
-  return loadSetting<Partial<CsvOptions>>('export', {}).neutralizeFormulas ?? true;
+  return new Persisted<Partial<CsvOptions>>('export', {}).current.neutralizeFormulas ?? true;
 }
 
 /** Puts text on the clipboard; when the page may not, offers a button whose click can. */

@@ -7,7 +7,8 @@
 import type { CampaignQuery, CampaignRow, CampaignSortColumn, TemplateQuery, TemplateRow, TemplateSortColumn } from '../../../shared/summaries.ts';
 import type { OrderRow, RowPage, RowWindow } from '../../../shared/query.ts';
 import { call, errorText } from '../lib/api.ts';
-import { loadSetting, profileKey, saveSetting } from '../lib/storage.ts';
+import { profileKey } from '../lib/storage.ts';
+import { Persisted } from './persisted.svelte.ts';
 
 /** Most rows a summary view reads (the contract's largest window). */
 export const SUMMARY_LIMIT = 1000;
@@ -33,7 +34,8 @@ interface StoredSettings {
 /** One summary view's state. */
 export class SummaryList<Row extends { id: string }, Column extends string> {
   readonly source: SummarySource<Row, Column>;
-  #profileId: string | null = null;
+  /** The search and sort remembered for the active profile. */
+  readonly #stored: Persisted<StoredSettings>;
   #debounce: ReturnType<typeof setTimeout> | undefined;
   /** Bumped by every read: an answer to an older read is dropped. */
   #gen = 0;
@@ -64,6 +66,7 @@ export class SummaryList<Row extends { id: string }, Column extends string> {
 
   constructor(source: SummarySource<Row, Column>) {
     this.source = source;
+    this.#stored = new Persisted<StoredSettings>(profileKey(null, source.kind), {});
   }
 
   /** The query the rows on screen answer. */
@@ -74,8 +77,8 @@ export class SummaryList<Row extends { id: string }, Column extends string> {
 
   /** Another profile is active: its own search and sort, nothing read yet. */
   useProfile(profileId: string | null): void {
-    this.#profileId = profileId;
-    const saved = loadSetting<StoredSettings>(profileKey(profileId, this.source.kind), {});
+    this.#stored.use(profileKey(profileId, this.source.kind));
+    const saved = this.#stored.current;
     this.searchText = typeof saved.search === 'string' ? saved.search : '';
     this.appliedSearch = this.searchText;
     this.sort = saved.sort && typeof saved.sort.column === 'string' ? (saved.sort as { column: Column; direction: 'asc' | 'desc' }) : null;
@@ -89,7 +92,7 @@ export class SummaryList<Row extends { id: string }, Column extends string> {
   }
 
   #persist(): void {
-    saveSetting(profileKey(this.#profileId, this.source.kind), { search: this.appliedSearch, sort: this.sort } satisfies StoredSettings);
+    this.#stored.current = { search: this.appliedSearch, sort: this.sort } satisfies StoredSettings;
   }
 
   /** Reads the rows for the current search and sort; the open row's orders are read again too. */

@@ -2,7 +2,7 @@
  * The window's pane sizes, remembered on this computer for every profile: the sidebar collapsed or
  * not, the filter pane's width per view and the detail panel's width.
  */
-import { loadSetting, saveSetting } from '../lib/storage.ts';
+import { Persisted } from './persisted.svelte.ts';
 
 /** Filter pane widths (px). */
 export const FILTER_WIDTH = { min: 180, max: 400, initial: 216 } as const;
@@ -22,6 +22,7 @@ const clamp = (v: unknown, range: { min: number; max: number; initial: number })
 
 /** Pane sizes and the sidebar's state. */
 export class UiLayout {
+  readonly #stored = new Persisted<Saved>('layout', {});
   /** The person's choice, or null before they made one (then the window's width decides). */
   #sidebarChoice = $state<boolean | null>(null);
   windowWidth = $state(typeof window === 'undefined' ? 1280 : window.innerWidth);
@@ -32,18 +33,18 @@ export class UiLayout {
   sidebarCollapsed = $derived(this.#sidebarChoice ?? this.windowWidth < NARROW_WINDOW);
 
   constructor() {
-    const saved = loadSetting<Saved>('layout', {});
+    const saved = this.#stored.current;
     this.#sidebarChoice = typeof saved.sidebarCollapsed === 'boolean' ? saved.sidebarCollapsed : null;
     this.filterWidth = { contacts: clamp(saved.filterWidth?.contacts, FILTER_WIDTH), orders: clamp(saved.filterWidth?.orders, FILTER_WIDTH) };
     this.detailWidth = clamp(saved.detailWidth, DETAIL_WIDTH);
   }
 
   #save(): void {
-    saveSetting('layout', {
+    this.#stored.current = {
       ...(this.#sidebarChoice === null ? {} : { sidebarCollapsed: this.#sidebarChoice }),
       filterWidth: { ...this.filterWidth },
       detailWidth: this.detailWidth,
-    } satisfies Saved);
+    } satisfies Saved;
   }
 
   /** Collapses or expands the sidebar (and remembers the choice). */
