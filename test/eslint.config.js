@@ -91,6 +91,26 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': rendererImports(roomImports(room, allowed)) },
   })),
   {
+    // Components are markup: they reach main only through the state classes (renderer/src/state/),
+    // which own the calls, their errors and what the page keeps of the answers.
+    files: ['renderer/src/components/**/*.ts', 'renderer/src/components/**/*.svelte'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron'],
+          patterns: [
+            { group: nodeBuiltins, message: 'renderer/ is the page: no Node APIs; ask main through window.letterdesk.' },
+            toElectronFolder('renderer/'),
+            { regex: '/lib/api(\\.ts)?$', message: 'Components call main only through state/: add the call to a state class (renderer/src/state/) and use that.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'letterdesk', message: 'Components call main only through state/.' }],
+      'no-restricted-properties': ['error', { object: 'window', property: 'letterdesk', message: 'Components call main only through state/.' }],
+    },
+  },
+  {
     files: ['electron/main/{api,sync,export,profiles,credentials}/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [noElectron], patterns: [upward] }],

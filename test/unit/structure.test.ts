@@ -1,7 +1,8 @@
 /**
  * House rules that keep the code easy to change (docs/architecture.md): SQL lives in
- * electron/main/cache/ only, no module there grows past 400 lines, the page never loads zod, and the
- * benchmark page stays a reference page.
+ * electron/main/cache/ only, no module there or in the page's state/ grows past 400 lines, the page
+ * never loads zod, its components call main only through state/, and the benchmark page stays a
+ * reference page.
  * Read from the sources themselves.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -43,6 +44,24 @@ describe('electron/main', () => {
 
 describe('renderer/src', () => {
   const rendererFiles = sources(join(root, 'renderer', 'src'), /\.(ts|svelte)$/);
+  const lineCount = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+  it('keeps every state module at 400 lines or fewer: state/ is composed of one-topic classes', () => {
+    const state = sources(join(root, 'renderer', 'src', 'state'));
+    const long = state.map((path) => ({ file: relative(root, path), lines: lineCount(readFileSync(path, 'utf8')) })).filter((f) => f.lines > 400);
+    expect(state.length).toBeGreaterThan(15);
+    expect(long).toEqual([]);
+  });
+
+  it('calls main from components only through state/: no component imports lib/api.ts or uses window.letterdesk', () => {
+    const api = join(root, 'renderer', 'src', 'lib', 'api.ts');
+    const components = rendererFiles.filter((f) => f.startsWith(join(root, 'renderer', 'src', 'components')));
+    const importsApi = (path: string): boolean =>
+      [...readFileSync(path, 'utf8').matchAll(/^\s*import\s[^;]*?from\s+'(\.[^']+)'/gms)].some(([, spec]) => resolve(dirname(path), spec!) === api);
+    const offending = components.filter((f) => importsApi(f) || /window\.letterdesk/.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
+    expect(components.length).toBeGreaterThan(30);
+    expect(offending).toEqual([]);
+  });
   /** Relative modules a file imports values from (type-only imports are erased in the build). */
   const valueImports = (path: string): string[] =>
     [...readFileSync(path, 'utf8').matchAll(/^\s*import\s+(?!type\b)([^;]*?)\s+from\s+'(\.[^']+)'/gms)]
