@@ -11,7 +11,7 @@ const eslint = new ESLint({ cwd: root, overrideConfigFile: resolve(root, 'test/e
 
 async function restricted(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: resolve(root, file) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals' || m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals' || m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-properties').map((m) => m.message);
 }
 
 describe('import rules per folder', () => {
@@ -26,6 +26,17 @@ describe('import rules per folder', () => {
     expect(await restricted('renderer/src/probe.ts', "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;")).toHaveLength(1);
     expect(await restricted('renderer/src/probe.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toHaveLength(1);
     expect(await restricted('renderer/src/probe.ts', "import { calls } from '../../shared/contract.ts';\nexport const a = [calls, document.title];")).toEqual([]);
+  });
+  it('renderer/src/components/ calls main only through state/: no lib/api.ts, no window.letterdesk', async () => {
+    expect(await restricted('renderer/src/components/Probe.svelte', "<script lang=\"ts\">\n  import { call } from '../lib/api.ts';\n  void call('cancelSync', {});\n</script>\n")).toHaveLength(1);
+    expect(await restricted('renderer/src/components/list/probe.ts', "import { call } from '../../lib/api.ts';\nexport const a = call;")).toHaveLength(1);
+    expect(await restricted('renderer/src/components/probe.ts', 'export const a = window.letterdesk;')).toHaveLength(1);
+    expect(await restricted('renderer/src/components/probe.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;")).toHaveLength(1);
+    expect(
+      await restricted('renderer/src/components/probe.ts', "import { errorText } from '../lib/errors.ts';\nimport { openExternal } from '../state/records.ts';\nexport const a = [errorText, openExternal];"),
+    ).toEqual([]);
+    // State is where the calls live.
+    expect(await restricted('renderer/src/state/probe.ts', "import { call } from '../lib/api.ts';\nexport const a = call;")).toEqual([]);
   });
   it('renderer/ and shared/ cannot reach electron/ by a relative path', async () => {
     expect(await restricted('renderer/src/probe.ts', "import { logger } from '../../electron/main/log.ts';\nexport const a = logger;")).toHaveLength(1);
