@@ -46,6 +46,9 @@ const roomImports = (room, allowed) => ({
   message: `components/${room}/ may import ${allowed.length ? `only from ${allowed.map((r) => `${r}/`).join(' and ')} among the other rooms` : 'no other room'}; move the shared part into ui/ (or the importer into pages/).`,
 });
 
+/** Components reach main only through state/ (the calls, their errors, what the page keeps). */
+const componentsCallState = { regex: '/lib/api(\\.ts)?$', message: 'Components call main only through state/: add the call to a state class (renderer/src/state/) and use that.' };
+
 const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'location', 'HTMLElement'].map((name) => ({
   name,
   message: 'shared/ is pure: no DOM here.',
@@ -86,30 +89,21 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: { 'no-restricted-imports': rendererImports() },
   },
-  ...Object.entries(ROOM_IMPORTS).map(([room, allowed]) => ({
-    files: [`renderer/src/components/${room}/**/*.svelte`, `renderer/src/components/${room}/**/*.ts`],
-    rules: { 'no-restricted-imports': rendererImports(roomImports(room, allowed)) },
-  })),
   {
     // Components are markup: they reach main only through the state classes (renderer/src/state/),
-    // which own the calls, their errors and what the page keeps of the answers.
+    // which own the calls, their errors and what the page keeps of the answers. Each room's rule
+    // below repeats this pattern, since a later rule for the same files replaces an earlier one.
     files: ['renderer/src/components/**/*.ts', 'renderer/src/components/**/*.svelte'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: ['electron'],
-          patterns: [
-            { group: nodeBuiltins, message: 'renderer/ is the page: no Node APIs; ask main through window.letterdesk.' },
-            toElectronFolder('renderer/'),
-            { regex: '/lib/api(\\.ts)?$', message: 'Components call main only through state/: add the call to a state class (renderer/src/state/) and use that.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': rendererImports(componentsCallState),
       'no-restricted-globals': ['error', { name: 'letterdesk', message: 'Components call main only through state/.' }],
       'no-restricted-properties': ['error', { object: 'window', property: 'letterdesk', message: 'Components call main only through state/.' }],
     },
   },
+  ...Object.entries(ROOM_IMPORTS).map(([room, allowed]) => ({
+    files: [`renderer/src/components/${room}/**/*.svelte`, `renderer/src/components/${room}/**/*.ts`],
+    rules: { 'no-restricted-imports': rendererImports(componentsCallState, roomImports(room, allowed)) },
+  })),
   {
     files: ['electron/main/{api,sync,export,profiles,credentials}/**/*.ts'],
     rules: {
