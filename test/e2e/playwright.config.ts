@@ -6,10 +6,14 @@ import { defineConfig } from '@playwright/test';
  */
 const LONG_SPECS = ['scale.spec.ts', 'tableScale.spec.ts', 'views.spec.ts', 'journey.spec.ts'];
 
-/** LETTERDESK_E2E_WORKERS: how many tests run at once (each in a worker process of its own); 2 by default. */
+/**
+ * LETTERDESK_E2E_WORKERS: how many tests run at once (each in a worker process of its own); 1 by
+ * default, since on two cores a neighbour starves the page of tableScale.spec.ts, whose copy of
+ * 100,000 rows must keep every main-thread task under a second.
+ */
 function workers(): number {
   const given = process.env.LETTERDESK_E2E_WORKERS;
-  if (given === undefined || given === '') return 2;
+  if (given === undefined || given === '') return 1;
   const n = Number(given);
   if (!Number.isInteger(n) || n < 1) throw new Error(`LETTERDESK_E2E_WORKERS must be a whole number of at least 1, not "${given}".`);
   return n;
@@ -17,7 +21,7 @@ function workers(): number {
 
 /**
  * End-to-end tests of the built renderer in Debian's Chromium, with the real main-side handlers
- * bound into the page (harness.ts). Tests run in parallel workers: each has its own data directory,
+ * bound into the page (harness.ts). Tests can run in parallel workers: each has its own data directory,
  * core and sample API, and the large samples are built once per run and copied (harness.ts
  * `prebuiltSample`). CHROMIUM_PATH overrides the browser path.
  */
