@@ -153,7 +153,8 @@ test('rows are selected, copied and acted on as in a spreadsheet', async ({ app 
   await menu.getByRole('menuitem', { name: 'Copy as CSV' }).click();
   await expect(page.getByText('Copied 2 contacts as CSV')).toBeVisible();
   const csv = await clipboardText(page);
-  expect(csv.split('\r\n')[0]).toBe(titles.join(','));
+  // Every cell quoted, as the export writes it.
+  expect(csv.split('\r\n')[0]).toBe(titles.map((title) => `"${title}"`).join(','));
   expect(parseTsv(csv, ',')).toHaveLength(3);
   expect(csv).toContain(rows[7]!.email);
 
