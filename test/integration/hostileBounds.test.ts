@@ -5,11 +5,10 @@
  * it), and a server that serves one row a page for a count of millions is refused after the first
  * page instead of being asked millions of times.
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncRun } from '../../shared/contract.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../electron/main/api/response.ts';
@@ -18,8 +17,8 @@ import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { integrityCheck } from '../reliability/cacheCheck.ts';
 import { createDataset } from '../reliability/hostileData.ts';
+import { runSyncChild } from '../reliability/runSyncChild.ts';
 
-const CHILD = resolve(import.meta.dirname, '../reliability/syncChild.ts');
 const EMPTY_PAGE = '{"message":"success","data":{"count":0,"rows":[]}}';
 
 /** A loopback service whose contacts answer `contacts(page, pageSize)`; orders are empty. Counts requests. */
@@ -79,25 +78,7 @@ describe('an answer nested millions of levels deep', () => {
   it('is refused with a clear error before parsing, and the sync process ends normally (child process, 30 s limit)', { timeout: 60_000 }, async () => {
     const file = join(root, 'deep.sqlite');
     openCache(file).close();
-    const outcome = await new Promise<{ timedOut: boolean; code: number | null; signal: string | null; out: string; err: string }>((done) => {
-      const child = spawn(process.execPath, ['--max-old-space-size=1024', CHILD], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SYNC_CACHE_FILE: file, SYNC_BASE_URL: service.baseUrl, SYNC_LOG_DIR: root, SYNC_PAGE_SIZE: '1000', SYNC_RESOURCES: 'contacts' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      let timedOut = false;
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      }, 30_000);
-      child.on('exit', (code, signal) => {
-        clearTimeout(timer);
-        done({ timedOut, code, signal, out, err: err.slice(-500) });
-      });
-    });
+    const outcome = await runSyncChild({ heapMb: 1024, timeoutMs: 30_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SYNC_CACHE_FILE: file, SYNC_BASE_URL: service.baseUrl, SYNC_LOG_DIR: root, SYNC_PAGE_SIZE: '1000', SYNC_RESOURCES: 'contacts' } });
     const where = `exit ${outcome.code} ${outcome.signal ?? ''}${outcome.timedOut ? ' (killed at the 30 s limit)' : ''}; stderr: ${outcome.err}`;
     expect(outcome.timedOut, where).toBe(false);
     expect(outcome.code, where).toBe(0);

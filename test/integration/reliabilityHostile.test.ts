@@ -16,11 +16,10 @@
  * The absurd-`count` scenario runs the sync in a child process (test/reliability/syncChild.ts), so a
  * sync that tries to plan 10^15 pages cannot take the test runner down with it.
  */
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,9 +32,9 @@ import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { integrityCheck } from '../reliability/cacheCheck.ts';
 import { createDataset, patchText } from '../reliability/hostileData.ts';
+import { runSyncChild } from '../reliability/runSyncChild.ts';
 
 const PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
-const CHILD = resolve(import.meta.dirname, '../reliability/syncChild.ts');
 
 function expectNoPollution(where: string): void {
   const probe: Record<string, unknown> = {};
@@ -334,26 +333,7 @@ describe('hostile service responses', () => {
       hostile.set({ contacts: paged(data.contacts, count), orders: EMPTY });
       const file = join(root, `absurd-${++caseNo}.sqlite`);
       openCache(file).close();
-      const outcome = await new Promise<{ timedOut: boolean; code: number | null; signal: string | null; out: string; err: string; ms: number }>((done) => {
-        const started = performance.now();
-        const child = spawn(process.execPath, ['--max-old-space-size=512', CHILD], {
-          env: { ...process.env, SYNC_CACHE_FILE: file, SYNC_BASE_URL: hostile.baseUrl, SYNC_LOG_DIR: root, SYNC_PAGE_SIZE: '50', SYNC_RESOURCES: 'contacts' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let out = '';
-        let err = '';
-        let timedOut = false;
-        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-        const timer = setTimeout(() => {
-          timedOut = true;
-          child.kill('SIGKILL');
-        }, 20_000);
-        child.on('exit', (code, signal) => {
-          clearTimeout(timer);
-          done({ timedOut, code, signal, out, err: err.slice(-500), ms: performance.now() - started });
-        });
-      });
+      const outcome = await runSyncChild({ heapMb: 512, timeoutMs: 20_000, env: { ...process.env, SYNC_CACHE_FILE: file, SYNC_BASE_URL: hostile.baseUrl, SYNC_LOG_DIR: root, SYNC_PAGE_SIZE: '50', SYNC_RESOURCES: 'contacts' } });
       const where = `count ${count}: exit ${outcome.code} ${outcome.signal ?? ''} after ${Math.round(outcome.ms)} ms${outcome.timedOut ? ' (killed at the 20 s limit)' : ''}; stderr: ${outcome.err}`;
       expect(outcome.timedOut, where).toBe(false);
       expect(outcome.code, where).toBe(0);
