@@ -3,9 +3,11 @@
  *
  *   1. type checks (main/preload/shared/test with Node types; renderer with DOM types + svelte-check)
  *   2. lint (including the folder = runtime import rules)
- *   3. vitest: unit and integration tests (real loopback HTTP, real SQLite, real keychain)
+ *   3. vitest: unit and integration tests (real loopback HTTP, real SQLite, real keychain), a
+ *      file per core at once
  *   4. electron-vite build (main, preload, renderer)
- *   5. Playwright in Chromium: the built renderer with the real handlers bound into the page
+ *   5. Playwright in Chromium: the built renderer with the real handlers bound into the page; the
+ *      specs that can share the cores in parallel workers, then the quiet ones alone
  *   6. Playwright `_electron`: only where an Electron binary is installed; otherwise says so
  *   7. `npm run bench -- --quick`, so the benchmark never rots (figures printed, not asserted)
  *
@@ -21,6 +23,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { electronBinaryProblem, electronPackageDir } from '../electron/main/app/electronBinary.ts';
+import { PARALLEL_PROJECT_NAMES, QUIET_PROJECT } from './e2e/playwright.config.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const results = resolve(root, 'test-results');
@@ -198,12 +201,20 @@ if (only === undefined || only === 'unit') {
 }
 if (only === undefined || only === 'e2e') {
   if (only === 'e2e') built = step(BUILD.title, BUILD.command, BUILD.args);
-  const file = resolve(results, 'e2e.json');
-  step('end-to-end tests in Chromium (Playwright)', npx, ['playwright', 'test', '-c', 'test/e2e/playwright.config.ts', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: file,
-    LETTERDESK_SKIP_RENDERER_BUILD: '1',
-  });
-  addPlaywright(file);
+  // Two passes: every spec that can share the cores, in parallel workers; then the quiet ones,
+  // which time the page's main thread, alone.
+  const passes = [
+    { title: 'end-to-end tests in Chromium (Playwright)', file: 'e2e.json', args: PARALLEL_PROJECT_NAMES.map((name) => `--project=${name}`) },
+    { title: 'end-to-end tests in Chromium, one at a time (Playwright)', file: 'e2e-quiet.json', args: [`--project=${QUIET_PROJECT}`, '--workers=1'] },
+  ];
+  for (const pass of passes) {
+    const file = resolve(results, pass.file);
+    step(pass.title, npx, ['playwright', 'test', '-c', 'test/e2e/playwright.config.ts', '--reporter=list,json', ...pass.args], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+      LETTERDESK_SKIP_RENDERER_BUILD: '1',
+    });
+    addPlaywright(file);
+  }
 }
 if (only === undefined || only === 'electron') {
   // Looked up as `npm start` does, without loading the electron package, which would try to download the binary.

@@ -1,29 +1,42 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 /**
  * Specs that take minutes (the large shared samples, the longest journeys), longest first: they are
  * queued before the rest, so the run does not end on one long spec while the other workers sit idle.
  */
-const LONG_SPECS = ['scale.spec.ts', 'tableScale.spec.ts', 'views.spec.ts', 'journey.spec.ts'];
+const LONG_SPECS = ['scale.spec.ts', 'views.spec.ts', 'journey.spec.ts'];
 
 /**
- * LETTERDESK_E2E_WORKERS: how many tests run at once (each in a worker process of its own); 1 by
- * default, since on two cores a neighbour starves the page of tableScale.spec.ts, whose copy of
- * 100,000 rows must keep every main-thread task under a second.
+ * Specs that assert how long the page's main thread was busy, which a neighbouring worker on the
+ * same cores would stretch: the project `quiet`. `npm test` runs it on its own, with one worker,
+ * after the other projects.
  */
-function workers(): number {
-  const given = process.env.LETTERDESK_E2E_WORKERS;
-  if (given === undefined || given === '') return 1;
+export const QUIET_SPECS = ['tableScale.spec.ts'];
+
+/** The projects whose tests can run beside each other: the long specs one by one, then the rest. */
+const PARALLEL_PROJECTS = [...LONG_SPECS.map((spec) => ({ name: spec.replace('.spec.ts', ''), testMatch: spec })), { name: 'chromium', testIgnore: [...LONG_SPECS, ...QUIET_SPECS] }];
+/** Names of {@link PARALLEL_PROJECTS}, for `--project`. */
+export const PARALLEL_PROJECT_NAMES = PARALLEL_PROJECTS.map((project) => project.name);
+/** The project of {@link QUIET_SPECS}. */
+export const QUIET_PROJECT = 'quiet';
+
+/** A whole number of at least 1 from the environment variable `name`, or `fallback` when unset. */
+function positiveInteger(name: string, fallback: number): number {
+  const given = process.env[name];
+  if (given === undefined || given === '') return fallback;
   const n = Number(given);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`LETTERDESK_E2E_WORKERS must be a whole number of at least 1, not "${given}".`);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number of at least 1, not "${given}".`);
   return n;
 }
 
+
 /**
  * End-to-end tests of the built renderer in Debian's Chromium, with the real main-side handlers
- * bound into the page (harness.ts). Tests can run in parallel workers: each has its own data directory,
- * core and sample API, and the large samples are built once per run and copied (harness.ts
- * `prebuiltSample`). CHROMIUM_PATH overrides the browser path.
+ * bound into the page (harness.ts). Tests run in parallel workers, one per core unless
+ * LETTERDESK_E2E_WORKERS says otherwise: each test has its own data directory, core and sample API,
+ * and the large samples are built once per run and copied (harness.ts `prebuiltSample`).
+ * CHROMIUM_PATH overrides the browser path.
  */
 export default defineConfig({
   testDir: '.',
@@ -32,7 +45,7 @@ export default defineConfig({
   globalSetup: './globalSetup.ts',
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  workers: workers(),
+  workers: positiveInteger('LETTERDESK_E2E_WORKERS', availableParallelism()),
   fullyParallel: true,
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: '../../test-results/e2e.json' }]] : [['list']],
@@ -48,6 +61,6 @@ export default defineConfig({
     },
   },
   // Projects of the same browser only to order the queue (Playwright hands out tests project by
-  // project): each long spec first, in the order above, then every other spec.
-  projects: [...LONG_SPECS.map((spec) => ({ name: spec.replace('.spec.ts', ''), testMatch: spec })), { name: 'chromium', testIgnore: LONG_SPECS }],
+  // project): each long spec first, in the order above, then every other spec, the quiet ones last.
+  projects: [...PARALLEL_PROJECTS, { name: QUIET_PROJECT, testMatch: QUIET_SPECS }],
 });
