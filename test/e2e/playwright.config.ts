@@ -53,6 +53,9 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1360, height: 860 },
+    // Animations stand still (prefers-reduced-motion): each moving frame is drawn in software here,
+    // and the specs check what the page shows, not how it moves.
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {
