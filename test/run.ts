@@ -211,7 +211,7 @@ if (only === undefined || only === 'e2e') {
     const file = resolve(results, pass.file);
     step(pass.title, npx, ['playwright', 'test', '-c', 'test/e2e/playwright.config.ts', '--reporter=list,json', ...pass.args], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: file,
-      LETTERDESK_SKIP_RENDERER_BUILD: '1',
+      ...(built ? { LETTERDESK_SKIP_BUILD: '1' } : {}),
     });
     addPlaywright(file);
   }

@@ -16,6 +16,7 @@
 import { test as base, expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { join, resolve } from 'node:path';
 import { buildLetterdeskApi } from '../../shared/bridge.ts';
 import { CALL_NAMES, EVENT_NAMES, type EventName, type EventPayload, type SyncStatus } from '../../shared/contract.ts';
@@ -30,6 +31,9 @@ const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screensh
  * global setup empties it, so a run never reuses a cache an older build wrote.
  */
 export const FIXTURE_DIR = resolve(import.meta.dirname, '../../test-results/fixtures');
+/** The built database worker and sync process (out/main, made by globalSetup.ts or `npm test`). */
+const BUILT_DB_WORKER = pathToFileURL(resolve(import.meta.dirname, '../../out/main/dbWorker.js'));
+const BUILT_SYNC_PROCESS = pathToFileURL(resolve(import.meta.dirname, '../../out/main/syncProcess.js'));
 /** The longest a shared sample may take to build (ms), or another worker to wait for it. */
 const SAMPLE_BUILD_TIMEOUT_MS = 40 * 60_000;
 
@@ -202,6 +206,10 @@ async function startApp(page: Page, dataDir: string, sample: { contacts: number;
     keychain: 'session-only',
     // In-thread, so tests can inject faults and edit records on the server object.
     sampleApiThread: 'main',
+    // The sync process and the database worker as they ship (built by the global setup): from the
+    // sources, each would load and strip some hundred modules at every start.
+    cacheWorkerUrl: BUILT_DB_WORKER,
+    syncProcessUrl: BUILT_SYNC_PROCESS,
   });
   const server = await serveRenderer({ readPreview: (key) => core.readPreview(key) });
   await bindHandlers(page, core, server.url);
