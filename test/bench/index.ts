@@ -4,7 +4,7 @@
  * same figures as JSON to `.bench/latest.json` (and the table to `.bench/latest.md`).
  *
  *   npm run bench                      100,000 and 1,000,000 contacts (orders at 30 %)
- *   npm run bench -- --quick           10,000 contacts / 3,000 orders (CI; about a minute)
+ *   npm run bench -- --quick           10,000 contacts / 3,000 orders, the slow server at 5,000 (CI)
  *   npm run bench -- --scales 50000    any scales (comma-separated)
  *   npm run bench -- --write-docs      also rewrite docs/benchmarks.md with the table and the machine
  *   npm run bench -- --only sync,queries,export,page,slow   a subset of the sections
