@@ -182,6 +182,9 @@ function addPlaywright(file: string): void {
   for (const suite of report.suites ?? []) visit(suite);
 }
 
+// Every Node process of the run (test workers, the CLI and sync processes they start) keeps the code
+// it compiled here, so the hundreds of processes the tests start compile each module once.
+process.env.NODE_COMPILE_CACHE ??= resolve(root, 'node_modules/.cache/node-compile');
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 const npx = 'npx';

@@ -24,7 +24,14 @@ export function runCliProcess(dataDir: string, cwd: string, args: string[], env:
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_ENTRY, '--data-dir', dataDir, ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, DBUS_SESSION_BUS_ADDRESS: 'disabled:', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: cwd,
+        DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+        // Node's cache of compiled code, when the run keeps one (test/run.ts): it changes no behaviour.
+        ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -21,6 +21,7 @@ describe('isSyncChildVariable', () => {
     ['NODE_EXTRA_CA_CERTS', 'darwin', true],
     ['LETTERDESK_DATA_DIR', 'linux', true],
     ['LETTERDESK_LOG_CONSOLE', 'linux', true],
+    ['NODE_COMPILE_CACHE', 'linux', true],
     ['LETTERDESK_ACCESS_TOKEN', 'linux', false],
     ['LETTERDESK_REFRESH_TOKEN', 'linux', false],
     ['LETTERDESK_ACCESS_TOKEN', 'win32', false],

@@ -32,6 +32,8 @@ const COMMON = [
   'NODE_EXTRA_CA_CERTS',
   'SSL_CERT_FILE',
   'SSL_CERT_DIR',
+  // Where Node keeps the code it compiled, so the next start skips compiling it again.
+  'NODE_COMPILE_CACHE',
   // Letterdesk's own settings that the process reads (the data folder, console logging).
   'LETTERDESK_DATA_DIR',
   'LETTERDESK_LOG_CONSOLE',
