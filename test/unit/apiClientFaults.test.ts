@@ -207,7 +207,11 @@ describe('API client under faults', () => {
     expect(api.stats().requests - before).toBe(1);
     expect(outcomes.at(-1)).toMatchObject({ ok: false, code: 'AUTH_REJECTED' });
     const noRefresh = createApiClient({ baseUrl: api.baseUrl, getTokens: async () => ({ accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: null }) });
-    expect((await failure(noRefresh.listContacts({}))).code).toBe('AUTH_REJECTED');
+    const missing = await failure(noRefresh.listContacts({}));
+    expect(missing.code).toBe('AUTH_REJECTED');
+    // The refusal names the missing refresh token, not a rejected access token.
+    expect(missing.message).toMatch(/HTTP 401.*no refresh token was sent.*Enter the refresh token/);
+    expect(missing.message).not.toMatch(/rejected/);
     expect((await noRefresh.listOrders({ page: 0, pageSize: 1 })).records).toHaveLength(1);
 
     const s = await customServer((_req, res) => {

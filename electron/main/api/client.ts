@@ -44,7 +44,7 @@ import { logger, redact, registerSecret } from '../log.ts';
 import { isLoopbackHost } from '../profiles/baseUrl.ts';
 import { DEFAULT_QUERY_ENCODING, type QueryEncoding, type ServiceQuery } from '../../../shared/serviceQuery.ts';
 import { describeRequest, encodeContactParams, encodeOrderParams, type ContactListParams, type OrderListParams } from './params.ts';
-import { isFailure, nestedTooDeeply, nestsDeeperThan, readBodyCapped, redirectFailure, responseByteCap, type Failure } from './response.ts';
+import { authFailure, isFailure, nestedTooDeeply, nestsDeeperThan, readBodyCapped, redirectFailure, responseByteCap, type Failure } from './response.ts';
 
 export type { ContactListParams, OrderListParams } from './params.ts';
 export { describeRequest } from './params.ts';
@@ -270,7 +270,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       const status = response.status;
       if (status >= 300 && status <= 399) throw redirectFailure(status, response.headers.get('location'), response.url || `${prefix}/${path}`);
-      if (status === 401 || status === 403) throw { code: 'AUTH_REJECTED', status, what: `the service rejected the tokens (HTTP ${status})`, retryable: false } satisfies Failure;
+      if (status === 401 || status === 403) throw authFailure(status, path === 'contacts' && !tokens.refreshToken);
       if (status === 429) {
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
         throw { code: 'RATE_LIMITED', status, what: 'the service is limiting the request rate (HTTP 429)', retryable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) } satisfies Failure;

@@ -140,6 +140,24 @@ export function isFailure(value: unknown): value is Failure {
 const QUOTED_URL_CHARS = 300;
 
 /**
+ * The failure for a 401 or 403 answer. `refreshTokenMissing`: the contact list was asked without
+ * a refresh token, which it asks for too (service-api.md §5), so its refusal is no verdict on the
+ * access token and says what is missing instead.
+ */
+export function authFailure(status: number, refreshTokenMissing: boolean): Failure {
+  if (refreshTokenMissing) {
+    return {
+      code: 'AUTH_REJECTED',
+      status,
+      what: `the service turned the contacts down (HTTP ${status}): no refresh token was sent, and the contact list asks for one`,
+      advice: 'Enter the refresh token for this profile, then try again.',
+      retryable: false,
+    };
+  }
+  return { code: 'AUTH_REJECTED', status, what: `the service rejected the tokens (HTTP ${status})`, retryable: false };
+}
+
+/**
  * The failure for a 3xx answer. No redirect is followed: the tokens would go with the request to
  * wherever the service points (Node's fetch drops `Authorization` across origins but keeps
  * `refreshtoken`), and the other address's answer would be taken as the service's data.

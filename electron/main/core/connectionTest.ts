@@ -1,7 +1,7 @@
 /**
  * "Test connection" of the profile form: one small request to each resource (page 0, one row) with
  * the tokens the person gave, told back in words a person understands — address not found,
- * connection refused, token rejected, not this API — with the technical detail beside it.
+ * connection refused, token rejected, refresh token missing, not this API — with the technical detail beside it.
  */
 import type { ConnectionCheck, ConnectionTest } from '../../../shared/contract.ts';
 import { isLetterdeskError } from '../../../shared/errors.ts';
@@ -50,6 +50,10 @@ export async function testConnection(options: { baseUrl: string; accountId: stri
       return { ok: true, count: page.count, code: null, message: null, detail: null };
     } catch (error) {
       const check = failed(error);
+      // §5: only the contact list carries the refresh token, so its refusal while none was given says that it is missing.
+      if (resource === 'contacts' && options.tokens !== null && !options.tokens.refreshToken && check.code === 'AUTH_REJECTED') {
+        return { ...check, message: 'No refresh token was given: the service asks for one with the contact list (the orders need only the access token). Paste the refresh token.' };
+      }
       if (options.tokens === null && check.code === 'AUTH_REJECTED') {
         return { ...check, code: 'AUTH_MISSING', message: 'The service answers at this address. Enter the access token and refresh token to test them too.' };
       }

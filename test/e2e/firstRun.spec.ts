@@ -1,0 +1,44 @@
+/**
+ * What stood in a new user's way on a first run, in Chromium with the real handlers and the sample
+ * API: one small test per trap, each from the smallest sample that shows it, with screenshots of
+ * the visual ones in both themes at 1360×860 and 1024×700.
+ */
+import { SAMPLE_ACCESS_TOKEN } from '../../electron/main/sampleApi/server.ts';
+import { expect, test, type AppHarness } from './harness.ts';
+
+/** The two window sizes a new user tried. */
+const SIZES = [
+  { width: 1360, height: 860 },
+  { width: 1024, height: 700 },
+] as const;
+
+/** Screenshots of the screen as it is, in both themes, at both window sizes (ends at the first). */
+async function shots(app: AppHarness, name: string, settle?: () => Promise<void>): Promise<void> {
+  for (const size of [...SIZES].reverse()) {
+    await app.page.setViewportSize(size);
+    await settle?.();
+    await app.screenshot(`${name}-${size.width}`);
+  }
+}
+
+test.describe('a small sample', () => {
+  test.use({ sampleContacts: 300, sampleOrders: 120 });
+
+  test('a missing refresh token says that it is missing', async ({ app }) => {
+    const { page } = app;
+    const baseUrl = await app.core.sampleApi.ensure();
+    await app.open();
+    await page.getByRole('button', { name: /Connect to your account/ }).click();
+    const form = page.getByRole('form', { name: 'New profile' });
+    await form.getByLabel('Name').fill('Acme');
+    await form.getByText('Custom', { exact: true }).click();
+    await form.getByLabel('Base URL').fill(baseUrl);
+    await form.getByLabel('Access token').fill(SAMPLE_ACCESS_TOKEN);
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    const contacts = form.getByTestId('connection-contacts');
+    await expect(form.getByTestId('connection-orders')).toContainText('Orders: ✓ 120 orders');
+    await expect(contacts).toContainText('No refresh token was given');
+    await expect(contacts).not.toContainText('rejected');
+    await shots(app, 'first-run-missing-refresh-token', () => contacts.scrollIntoViewIfNeeded());
+  });
+});
