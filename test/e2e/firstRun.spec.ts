@@ -3,8 +3,10 @@
  * API: one small test per trap, each from the smallest sample that shows it, with screenshots of
  * the visual ones in both themes at 1360×860 and 1024×700.
  */
+import type { Locator } from '@playwright/test';
 import { SAMPLE_ACCESS_TOKEN } from '../../electron/main/sampleApi/server.ts';
 import { expect, test, type AppHarness } from './harness.ts';
+import { cellOf, grid, rowAt, syncSample } from './tableSpecs.ts';
 
 /** The two window sizes a new user tried. */
 const SIZES = [
@@ -19,6 +21,11 @@ async function shots(app: AppHarness, name: string, settle?: () => Promise<void>
     await settle?.();
     await app.screenshot(`${name}-${size.width}`);
   }
+}
+
+/** The first body row of a grid has its data. */
+async function filled(table: Locator): Promise<void> {
+  await expect(rowAt(table, 0).locator('.skeleton')).toHaveCount(0);
 }
 
 test.describe('a small sample', () => {
@@ -40,5 +47,26 @@ test.describe('a small sample', () => {
     await expect(contacts).toContainText('No refresh token was given');
     await expect(contacts).not.toContainText('rejected');
     await shots(app, 'first-run-missing-refresh-token', () => contacts.scrollIntoViewIfNeeded());
+  });
+
+  test('a click on a sorted header reverses it after a multi-column sort too', async ({ app }) => {
+    const { page } = app;
+    await syncSample(app);
+    const table = grid(page, 'Contacts');
+    const header = (title: string) => table.getByRole('columnheader', { name: title, exact: true });
+    await header('State').getByRole('button').click();
+    await header('City').getByRole('button').click({ modifiers: ['Shift'] });
+    await expect(header('State')).toHaveAttribute('aria-sort', 'ascending');
+    await expect(header('City').locator('.sort-order')).toHaveText('2');
+    await header('State').getByRole('button').click();
+    await expect(header('State')).toHaveAttribute('aria-sort', 'descending');
+    // Sorted by it alone now, as a plain click on an unsorted header would.
+    await expect(table.locator('.sort-order')).toHaveCount(0);
+    await filled(table);
+    const states = await Promise.all(Array.from({ length: 5 }, async (_, i) => ((await cellOf(rowAt(table, i), 'state').textContent()) ?? '').trim()));
+    expect(states).toEqual(states.toSorted().toReversed());
+    // A third click: the default order, as the shortcuts sheet says.
+    await header('State').getByRole('button').click();
+    await expect(header('State')).toHaveAttribute('aria-sort', 'none');
   });
 });

@@ -93,7 +93,7 @@ export class ListQuery<Filters extends object, Column extends string> {
     this.thenBy = validKeys(saved.thenBy);
     this.searchText = '';
     this.appliedSearch = '';
-    return normaliseLayout(saved.layout ?? { widths: saved.widths ?? {} });
+    return normaliseLayout(saved.layout ?? { widths: saved.widths ?? {}, hidden: this.#source.defaultHidden ?? [] });
   }
 
   /** Remembers the full list's filters, sort and `layout`; a saved view's settings change only when the person saves them to it. */
@@ -111,16 +111,18 @@ export class ListQuery<Filters extends object, Column extends string> {
   }
 
   /**
-   * Click on a column header: ascending → descending → default order, by this column alone.
+   * Click on a column header: ascending → descending → default order, by this column alone. After
+   * a multi-column sort a click on one of its keys sorts by that column alone, reversed.
    * With `add` (Shift+click) the column becomes the next sort key instead (at most
    * {@link MAX_THEN_BY} after the first; the last one is replaced when full), or, already a key,
    * turns ascending → descending → off, keeping the other keys.
    */
   cycleSort(column: Column, add: boolean): void {
     if (!add || !this.sort) {
-      if (!this.sort || this.sort.column !== column || this.thenBy.length > 0) this.sort = { column, direction: 'asc' };
-      else if (this.sort.direction === 'asc') this.sort = { column, direction: 'desc' };
-      else this.sort = null;
+      const key = this.sortKeys.find((k) => k.column === column);
+      if (!key) this.sort = { column, direction: 'asc' };
+      else if (key.direction === 'asc') this.sort = { column, direction: 'desc' };
+      else this.sort = this.thenBy.length > 0 ? { column, direction: 'asc' } : null;
       this.thenBy = [];
     } else if (this.sort.column === column) {
       if (this.sort.direction === 'asc') this.sort = { column, direction: 'desc' };
