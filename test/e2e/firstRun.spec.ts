@@ -23,6 +23,13 @@ async function shots(app: AppHarness, name: string, settle?: () => Promise<void>
   }
 }
 
+/** The element's right edge is inside the container's (1 px of rounding allowed). */
+async function rightEdgeWithin(element: Locator, container: Locator): Promise<boolean> {
+  const e = (await element.boundingBox())!;
+  const c = (await container.boundingBox())!;
+  return e.x + e.width <= c.x + c.width + 1 && e.x >= c.x - 1;
+}
+
 /** The first body row of a grid has its data. */
 async function filled(table: Locator): Promise<void> {
   await expect(rowAt(table, 0).locator('.skeleton')).toHaveCount(0);
@@ -68,5 +75,22 @@ test.describe('a small sample', () => {
     // A third click: the default order, as the shortcuts sheet says.
     await header('State').getByRole('button').click();
     await expect(header('State')).toHaveAttribute('aria-sort', 'none');
+  });
+
+  test('the default order columns fit at 1360 px with a date visible', async ({ app }) => {
+    const { page } = app;
+    await syncSample(app);
+    await page.keyboard.press('Control+2');
+    const orders = grid(page, 'Orders');
+    await filled(orders);
+    await expect(page.locator('[data-pane="filters"]')).toBeVisible();
+    const headers = orders.getByRole('columnheader');
+    for (const h of await headers.all()) expect(await rightEdgeWithin(h, orders), `${(await h.textContent())?.trim()} fits`).toBe(true);
+    // Each title whole, the date's too.
+    expect(await orders.locator('.th-title').evaluateAll((titles) => titles.filter((t) => t.scrollWidth > t.clientWidth + 1).map((t) => t.textContent))).toEqual([]);
+    const date = orders.getByRole('columnheader', { name: 'Delivery date' });
+    await expect(date).toBeVisible();
+    await expect(cellOf(rowAt(orders, 0), 'deliveryDate')).toBeVisible();
+    await shots(app, 'first-run-orders');
   });
 });

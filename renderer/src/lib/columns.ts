@@ -41,9 +41,12 @@ export const MIN_COLUMN_WIDTH = 48;
 /** Widest a column can be made (px). */
 export const MAX_COLUMN_WIDTH = 800;
 
-/** The default layout: every column, in the order defined, at its default width. */
-export function defaultLayout(): ColumnLayout {
-  return { order: [], hidden: [], widths: {} };
+/**
+ * The default layout: every column in the order defined, at its default width, shown unless its
+ * key is in `hidden` (the columns a view offers in its Columns menu without showing them at first).
+ */
+export function defaultLayout(hidden: readonly string[] = []): ColumnLayout {
+  return { order: [], hidden: [...hidden], widths: {} };
 }
 
 /**

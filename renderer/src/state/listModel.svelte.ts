@@ -31,7 +31,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
   readonly source: ListSource<Row, Filters & { search?: string; sort?: SortState<Column> }, Facets, Filters>;
   /** Search, filters, sort, the open saved view, and the full list's remembered settings. */
   readonly queryState: ListQuery<Filters, Column>;
-  readonly columns = new ColumnLayoutState(() => this.#persist());
+  readonly columns: ColumnLayoutState;
   readonly pages = new PageCache<Row>();
   readonly counts = new ResultCounts<Facets>();
   readonly selectionState: ListSelection<Row> = new ListSelection<Row>({ rowAt: (i) => this.rowAt(i), total: () => this.counts.total?.count ?? 0 });
@@ -57,6 +57,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
 
   constructor(source: ListModel<Row, Filters, Column, Facets>['source']) {
     this.source = source;
+    this.columns = new ColumnLayoutState(() => this.#persist(), source.defaultHidden);
     this.queryState = new ListQuery<Filters, Column>(source as ListSource<unknown, unknown, unknown, Filters>);
     this.reads = new ResultReads({ source: source as ConstructorParameters<typeof ResultReads<Row, Filters, Column, Facets>>[0]['source'], query: this.queryState, pages: this.pages, counts: this.counts, selection: this.selectionState });
   }
@@ -211,7 +212,7 @@ export class ListModel<Row extends { id: string }, Filters extends object, Colum
    */
   openView(id: string, settings: ViewLocalSettings): Promise<void> {
     this.queryState.applyView(id, settings);
-    this.columns.layout = normaliseLayout(settings.layout ?? {});
+    this.columns.layout = normaliseLayout(settings.layout ?? { hidden: this.source.defaultHidden ?? [] });
     this.selectionState.detailId = null;
     this.queryState.savedSettings = stableJson(this.settings());
     return this.refresh();

@@ -65,5 +65,8 @@ export function createOrdersModel(): OrdersModel {
     count: (query) => call('countOrders', { query }),
     facets: (query) => call('orderFacets', { query }),
     filterKeys: ['statuses', 'productTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered', 'contactId', 'templateId', 'campaignId', 'changed', 'invalidOnly'],
+    // OrdersView's columns: "Delivered" already says how many recipients, and the mode and the
+    // schedule are in the filters; without them the rest fit beside the filters at 1360 px.
+    defaultHidden: ['recipients', 'liveMode', 'schedule'],
   });
 }

@@ -4,14 +4,20 @@
  */
 import { clampWidth, defaultLayout, type ColumnLayout } from '../../lib/columns.ts';
 
-/** One list view's column layout; `onchange` runs after each change meant to be remembered. */
+/**
+ * One list view's column layout; `onchange` runs after each change meant to be remembered, and
+ * the columns keyed in `defaultHidden` start hidden (and are hidden again by {@link reset}).
+ */
 export class ColumnLayoutState {
   readonly #onchange: () => void;
+  readonly #defaultHidden: readonly string[];
   /** Which columns show, in which order and width. */
   layout = $state.raw<ColumnLayout>(defaultLayout());
 
-  constructor(onchange: () => void) {
+  constructor(onchange: () => void, defaultHidden: readonly string[] = []) {
     this.#onchange = onchange;
+    this.#defaultHidden = defaultHidden;
+    this.layout = defaultLayout(defaultHidden);
   }
 
   /** Replaces the column layout and remembers it. */
@@ -29,8 +35,8 @@ export class ColumnLayoutState {
     if (remember) this.#onchange();
   }
 
-  /** Every column back: default order, all shown, default widths. */
+  /** Every column back: default order, default widths, shown or hidden as at first. */
   reset(): void {
-    this.set(defaultLayout());
+    this.set(defaultLayout(this.#defaultHidden));
   }
 }

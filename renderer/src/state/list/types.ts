@@ -22,6 +22,11 @@ export interface ListSource<Row, Query, Facets, Filters> {
   filterKeys: readonly (keyof Filters & string)[];
   /** Filter fields that say how another filter combines (labels: any or all), not filters of their own: never counted as active. */
   modeKeys?: readonly (keyof Filters & string)[];
+  /**
+   * Keys of the view's columns hidden until the person shows them (Columns menu), so the columns
+   * shown at first fit a usual window beside the filters.
+   */
+  defaultHidden?: readonly string[];
 }
 
 /**
