@@ -93,4 +93,16 @@ test.describe('a small sample', () => {
     await expect(cellOf(rowAt(orders, 0), 'deliveryDate')).toBeVisible();
     await shots(app, 'first-run-orders');
   });
+
+  test('at 1024 px the sidebar folds to icons by itself', async ({ app }) => {
+    const { page } = app;
+    await syncSample(app);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('button', { name: 'Collapse the sidebar' })).toBeVisible();
+    await page.setViewportSize(SIZES[1]);
+    await expect(nav.getByRole('button', { name: 'Expand the sidebar' })).toBeVisible();
+    await shots(app, 'first-run-sidebar');
+    await page.setViewportSize(SIZES[0]);
+    await expect(nav.getByRole('button', { name: 'Collapse the sidebar' })).toBeVisible();
+  });
 });

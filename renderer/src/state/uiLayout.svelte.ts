@@ -8,8 +8,11 @@ import { Persisted } from './persisted.svelte.ts';
 export const FILTER_WIDTH = { min: 180, max: 400, initial: 216 } as const;
 /** Detail panel widths (px). */
 export const DETAIL_WIDTH = { min: 300, max: 640, initial: 340 } as const;
-/** Below this window width the sidebar starts collapsed until the person chooses otherwise. */
-const NARROW_WINDOW = 1000;
+/**
+ * Below this window width the sidebar folds to icons until the person chooses otherwise: at
+ * 1024 px its labels would take the room the table needs beside the filters.
+ */
+const NARROW_WINDOW = 1100;
 
 interface Saved {
   sidebarCollapsed?: boolean;
