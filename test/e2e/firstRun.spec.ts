@@ -4,7 +4,10 @@
  * the visual ones in both themes at 1360×860 and 1024×700.
  */
 import type { Locator } from '@playwright/test';
+import { createHandlers } from '../../electron/main/handlers.ts';
+import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { SAMPLE_ACCESS_TOKEN } from '../../electron/main/sampleApi/server.ts';
+import type { RowPage } from '../../shared/query.ts';
 import { expect, test, type AppHarness } from './harness.ts';
 import { cellOf, grid, rowAt, syncSample } from './tableSpecs.ts';
 
@@ -104,5 +107,28 @@ test.describe('a small sample', () => {
     await shots(app, 'first-run-sidebar');
     await page.setViewportSize(SIZES[0]);
     await expect(nav.getByRole('button', { name: 'Collapse the sidebar' })).toBeVisible();
+  });
+
+  test('an order detail shows who was not delivered at its default width', async ({ app }) => {
+    const { page } = app;
+    await syncSample(app);
+    await page.keyboard.press('Control+2');
+    const orders = grid(page, 'Orders');
+    await filled(orders);
+    const handlers = createHandlers(app.core);
+    const found = (await dispatchCall(handlers, 'queryOrders', { query: { delivered: ['none'] }, window: { offset: 0, limit: 1 } })) as { ok: true; value: RowPage<{ id: string }> };
+    const orderId = found.value.rows[0]!.id;
+    await page.getByRole('searchbox', { name: 'Search orders' }).fill(orderId);
+    await orders.getByRole('row').filter({ hasText: orderId }).click();
+    const recipients = page.getByTestId('detail-panel').getByRole('grid', { name: 'Recipients of this order' });
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      const delivered = rowAt(recipients, 0).locator('[data-col="delivered"]');
+      await expect(delivered).toContainText('No');
+      expect(await rightEdgeWithin(recipients.getByRole('columnheader', { name: 'Delivered' }), recipients), `Delivered fits at ${size.width}`).toBe(true);
+      expect(await rightEdgeWithin(delivered, recipients)).toBe(true);
+      expect(await recipients.getByRole('columnheader', { name: 'Delivered' }).evaluate((h) => h.scrollWidth > h.clientWidth + 1)).toBe(false);
+    }
+    await shots(app, 'first-run-order-detail');
   });
 });

@@ -44,7 +44,7 @@ test('an order’s recipients are selected, copied and opened like a table’s r
 
   // A header row and one row per recipient.
   const titles = (await table.getByRole('columnheader').allTextContents()).map((t) => t.trim());
-  expect(titles).toEqual(['Name', 'Company', 'Address', 'Tracking code', 'Status', 'Delivered']);
+  expect(titles).toEqual(['Name', 'Delivered', 'Company', 'Address', 'Tracking code', 'Status']);
   await expect(table.locator('[role="row"][aria-rowindex]:not([aria-rowindex="1"])')).toHaveCount(recipients.length);
   await expect(rowAt(table, 0).locator('[data-col="name"]')).toContainText(recipients[0]!.fullName);
 
@@ -67,7 +67,7 @@ test('an order’s recipients are selected, copied and opened like a table’s r
   ] as const) {
     const r = recipients[index]!;
     const address = [r.address1, r.address2, r.city, r.zip].filter(Boolean).join(', ');
-    expect(copied[line]).toEqual([r.fullName, r.companyName, address, r.trackingCode ?? '', r.status ?? '', r.isDelivered ? 'Yes' : 'No'].map(neutralize));
+    expect(copied[line]).toEqual([r.fullName, r.isDelivered ? 'Yes' : 'No', r.companyName, address, r.trackingCode ?? '', r.status ?? ''].map(neutralize));
   }
   await expectAccessible(page, 'order detail with two recipients selected');
   await app.screenshot('recipients-multi-selection');
