@@ -131,4 +131,28 @@ test.describe('a small sample', () => {
     }
     await shots(app, 'first-run-order-detail');
   });
+
+  test('a detail over the table says that it hides the filters', async ({ app }) => {
+    const { page } = app;
+    await syncSample(app);
+    await page.keyboard.press('Control+2');
+    const orders = grid(page, 'Orders');
+    await filled(orders);
+    await rowAt(orders, 0).click();
+    await expect(page.getByTestId('detail-panel')).toBeVisible();
+    // At 1024 px a wider detail goes over the table, and says that the filters are under it.
+    await page.setViewportSize(SIZES[1]);
+    const slot = page.locator('[data-pane="detail"]');
+    const note = page.getByTestId('detail-overlay-note');
+    await expect(slot).toHaveAttribute('data-layout', 'docked');
+    await expect(note).toHaveCount(0);
+    await page.getByRole('separator', { name: 'Resize the detail panel' }).focus();
+    await page.keyboard.press('End');
+    await expect(slot).toHaveAttribute('data-layout', 'overlay');
+    await expect(note).toContainText('filters');
+    await app.screenshot('first-run-detail-overlay-1024');
+    await page.setViewportSize(SIZES[0]);
+    await expect(slot).toHaveAttribute('data-layout', 'docked');
+    await expect(note).toHaveCount(0);
+  });
 });
