@@ -155,4 +155,27 @@ test.describe('a small sample', () => {
     await expect(slot).toHaveAttribute('data-layout', 'docked');
     await expect(note).toHaveCount(0);
   });
+
+  test('the removed mark keeps the id whole', async ({ app }) => {
+    const { page } = app;
+    await syncSample(app);
+    const dataset = app.core.sampleApi.server!.dataset;
+    const removedId = [...dataset.orderIds()].at(-1)!;
+    dataset.deleteOrder(removedId);
+    await page.keyboard.press('Control+r');
+    await expect(page.getByTestId('status-sync')).toBeVisible();
+    await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
+    await page.keyboard.press('Control+2');
+    const orders = grid(page, 'Orders');
+    await page.getByRole('group', { name: 'Changed in the last sync' }).locator('label').filter({ hasText: 'Removed' }).locator('input').check();
+    const row = orders.getByRole('row').filter({ hasText: removedId });
+    await expect(row).toHaveCount(1);
+    const idCell = cellOf(row, 'id');
+    await expect(idCell).toContainText('Removed');
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      expect(await idCell.evaluate((cell) => cell.scrollWidth > cell.clientWidth), `the id is cut at ${size.width}`).toBe(false);
+    }
+    await shots(app, 'first-run-removed-order');
+  });
 });
