@@ -3,7 +3,7 @@
  * API: one small test per trap, each from the smallest sample that shows it, with screenshots of
  * the visual ones in both themes at 1360×860 and 1024×700.
  */
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { SAMPLE_ACCESS_TOKEN } from '../../electron/main/sampleApi/server.ts';
@@ -36,6 +36,11 @@ async function rightEdgeWithin(element: Locator, container: Locator): Promise<bo
 /** The first body row of a grid has its data. */
 async function filled(table: Locator): Promise<void> {
   await expect(rowAt(table, 0).locator('.skeleton')).toHaveCount(0);
+}
+
+/** The text selected in the page ('' when none). */
+async function selectedText(page: Page): Promise<string> {
+  return page.evaluate(() => window.getSelection()?.toString() ?? '');
 }
 
 test.describe('a small sample', () => {
@@ -177,5 +182,24 @@ test.describe('a small sample', () => {
       expect(await idCell.evaluate((cell) => cell.scrollWidth > cell.clientWidth), `the id is cut at ${size.width}`).toBe(false);
     }
     await shots(app, 'first-run-removed-order');
+  });
+
+  test('a double-click that opens a row selects no text', async ({ app }) => {
+    const { page } = app;
+    await syncSample(app);
+    await page.keyboard.press('Control+2');
+    const orders = grid(page, 'Orders');
+    await filled(orders);
+    // The id is text a person may select by dragging; a double-click still opens the order.
+    await cellOf(rowAt(orders, 1), 'id').dblclick();
+    await expect(page.getByTestId('detail-panel')).toBeVisible();
+    expect(await selectedText(page)).toBe('');
+    // A recipient's row opens its contact the same way.
+    const panel = page.getByTestId('detail-panel');
+    const recipients = panel.getByRole('grid', { name: 'Recipients of this order' });
+    const name = ((await cellOf(rowAt(recipients, 0), 'name').textContent()) ?? '').trim();
+    await cellOf(rowAt(recipients, 0), 'tracking').dblclick();
+    await expect(panel.getByRole('heading', { level: 2 })).toHaveText(name);
+    expect(await selectedText(page)).toBe('');
   });
 });
