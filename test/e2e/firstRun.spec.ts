@@ -202,4 +202,18 @@ test.describe('a small sample', () => {
     await expect(panel.getByRole('heading', { level: 2 })).toHaveText(name);
     expect(await selectedText(page)).toBe('');
   });
+
+  test('the export dialog opens on its first choice', async ({ app }) => {
+    const { page } = app;
+    await syncSample(app);
+    await page.keyboard.press('Control+2');
+    const orders = grid(page, 'Orders');
+    await filled(orders);
+    await orders.focus();
+    await page.keyboard.press('Control+e');
+    const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('radio', { name: 'Orders', exact: true })).toBeChecked();
+    await expect(dialog.getByRole('radio', { name: 'Orders', exact: true })).toBeFocused();
+  });
 });
