@@ -216,4 +216,24 @@ test.describe('a small sample', () => {
     await expect(dialog.getByRole('radio', { name: 'Orders', exact: true })).toBeChecked();
     await expect(dialog.getByRole('radio', { name: 'Orders', exact: true })).toBeFocused();
   });
+
+  test('“Save status names” is disabled while nothing changed', async ({ app }) => {
+    const { page } = app;
+    await syncSample(app);
+    await page.keyboard.press('Control+6');
+    const form = page.getByRole('form', { name: /^Status names of / });
+    const save = form.getByRole('button', { name: 'Save status names' });
+    await expect(save).toBeDisabled();
+    await shots(app, 'first-run-status-names-unchanged');
+    await page.getByTestId('status-names').getByRole('button', { name: 'Name a status code' }).click();
+    // An empty row is no change yet.
+    await expect(save).toBeDisabled();
+    await page.keyboard.type('0');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Draft');
+    await expect(save).toBeEnabled();
+    await save.click();
+    await expect(page.getByText(/Status names of .* saved/)).toBeVisible();
+    await expect(save).toBeDisabled();
+  });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { saveProfileInputSchema } from '../../shared/contract.ts';
 import type { StatusNames } from '../../shared/statusNames.ts';
-import { emptyRow, namesFromRows, rowsFromNames, type StatusNameRow } from '../../renderer/src/lib/statusNameRows.ts';
+import { emptyRow, namesFromRows, rowsChanged, rowsFromNames, type StatusNameRow } from '../../renderer/src/lib/statusNameRows.ts';
 
 const NAMES: StatusNames = { '10': { name: 'Mailed', colour: 'green' }, '-1': { name: 'Cancelled', colour: 'red' }, '2': { name: 'Printed', colour: 'blue' } };
 const profile = { name: 'Acme', environment: 'demo', baseUrl: 'https://demo.example.com/api/v1', accountId: null, pageSize: 100 } as const;
@@ -56,5 +56,19 @@ describe('status name rows', () => {
     expect(emptyRow(row('1', 'A', 'blue')).colour).toBe('teal');
     expect(emptyRow(row('1', 'A', 'purple')).colour).toBe('grey');
     expect(emptyRow().colour).toBe('grey');
+  });
+
+  it('tells rows that change nothing from rows that do', () => {
+    const rows = rowsFromNames(NAMES);
+    expect(rowsChanged(rows, NAMES)).toBe(false);
+    expect(rowsChanged([...rows, emptyRow()], NAMES)).toBe(false);
+    expect(rowsChanged([], undefined)).toBe(false);
+    expect(rowsChanged([row('0', 'Draft')], undefined)).toBe(true);
+    expect(rowsChanged(rows.slice(1), NAMES)).toBe(true);
+    expect(rowsChanged(rows.map((r) => (r.code === '2' ? { ...r, name: 'Sent' } : r)), NAMES)).toBe(true);
+    expect(rowsChanged(rows.map((r) => (r.code === '2' ? { ...r, colour: 'red' } : r)), NAMES)).toBe(true);
+    expect(rowsChanged(rows.map((r) => (r.code === '2' ? { ...r, code: '3' } : r)), NAMES)).toBe(true);
+    // A row that cannot be saved as it stands is a change: saving it says what is wrong.
+    expect(rowsChanged([...rows, row('7', '')], NAMES)).toBe(true);
   });
 });

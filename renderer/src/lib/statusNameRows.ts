@@ -66,3 +66,16 @@ export function namesFromRows(rows: readonly StatusNameRow[]): StatusRowsResult 
   if (Object.keys(problems).length > 0 || tableProblem) return { ok: false, problems, tableProblem };
   return { ok: true, names };
 }
+
+/**
+ * Whether the rows say something other than `saved` (a profile's names): a name, colour or code
+ * added, changed or removed, or a row that cannot be read as it stands. Empty rows say nothing.
+ */
+export function rowsChanged(rows: readonly StatusNameRow[], saved: StatusNames | undefined): boolean {
+  const read = namesFromRows(rows);
+  if (!read.ok) return true;
+  const before = saved ?? {};
+  const codes = Object.keys(read.names);
+  if (codes.length !== Object.keys(before).length) return true;
+  return codes.some((code) => before[code]?.name !== read.names[code]?.name || before[code]?.colour !== read.names[code]?.colour);
+}
