@@ -7,9 +7,10 @@ import type { Locator, Page } from '@playwright/test';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { SAMPLE_ACCESS_TOKEN } from '../../electron/main/sampleApi/server.ts';
+import type { CampaignRow } from '../../shared/summaries.ts';
 import type { RowPage } from '../../shared/query.ts';
 import { expect, test, type AppHarness } from './harness.ts';
-import { cellOf, grid, rowAt, syncSample } from './tableSpecs.ts';
+import { cellOf, grid, numberIn, rowAt, syncSample } from './tableSpecs.ts';
 
 /** The two window sizes a new user tried. */
 const SIZES = [
@@ -235,5 +236,43 @@ test.describe('a small sample', () => {
     await save.click();
     await expect(page.getByText(/Status names of .* saved/)).toBeVisible();
     await expect(save).toBeDisabled();
+  });
+});
+
+test.describe('more than 1,000 campaigns', () => {
+  test.use({ sampleContacts: 60, sampleOrders: 3600 });
+
+  test('the campaigns list shows the scheduled delivery and the delivered count, and scrolls past 1,000', async ({ app }) => {
+    test.setTimeout(240_000);
+    const { page } = app;
+    await syncSample(app, 180_000);
+    const handlers = createHandlers(app.core);
+    const all = (await dispatchCall(handlers, 'queryCampaigns', { query: {}, window: { offset: 0, limit: 1 } })) as { ok: true; value: RowPage<CampaignRow> };
+    const total = all.value.total.count;
+    expect(total).toBeGreaterThan(1000);
+
+    await page.keyboard.press('Control+4');
+    const table = page.getByRole('table', { name: 'Campaigns' });
+    await expect(table.getByRole('row').nth(1)).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: 'Scheduled delivery' })).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: 'Last delivery' })).toHaveCount(0);
+    const first = all.value.rows[0]!;
+    const firstRow = table.getByRole('row').nth(1);
+    await expect(firstRow.getByTestId('campaign-delivered')).toHaveText(new RegExp(`${first.delivered} of ${first.recipients}`));
+    await shots(app, 'first-run-campaigns');
+
+    // Scrolling to the end brings every campaign, not only the first 1,000.
+    const bodyRows = table.locator('tbody tr');
+    await expect(page.getByText(/search to find the others/)).toHaveCount(0);
+    await expect
+      .poll(
+        async () => {
+          await bodyRows.last().scrollIntoViewIfNeeded();
+          return bodyRows.count();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(total);
+    expect(numberIn(await page.getByTestId('summary-count').textContent())).toBe(total);
   });
 });

@@ -187,7 +187,7 @@ const CAMPAIGN_COLUMNS: readonly ExportColumnDef[] = [
   num('delivered', 'Delivered', 'cm.delivered'),
   num('deliveredShare', 'Delivered share', 'CASE WHEN cm.recipients > 0 THEN round(CAST(cm.delivered AS REAL) / cm.recipients, 4) END'),
   text('lastOrderId', 'Last order ID', 'cm.last_order_id'),
-  text('lastDeliveryDate', 'Last delivery date', 'cm.last_delivery_date'),
+  text('lastDeliveryDate', 'Scheduled delivery date', 'cm.last_delivery_date'),
 ];
 
 const COLUMNS: Record<AnyExportKind, readonly ExportColumnDef[]> = {

@@ -1,8 +1,8 @@
 /**
  * The Templates and Campaigns views' state: the list of one kind of summary of the cached orders
  * (shared/summaries.ts), its search and sort (remembered per profile), the one open in the detail
- * and that one's orders. Both lists are small (tens of rows, grouped by the cache at each sync),
- * so the view reads them whole, up to {@link SUMMARY_LIMIT} rows.
+ * and that one's orders. Both lists are usually small (grouped by the cache at each sync): the view
+ * reads {@link SUMMARY_LIMIT} rows at a time, the next ones when the list is scrolled to its end.
  */
 import type { CampaignQuery, CampaignRow, CampaignSortColumn, TemplateQuery, TemplateRow, TemplateSortColumn } from '../../../shared/summaries.ts';
 import type { OrderRow, RowPage, RowWindow } from '../../../shared/query.ts';
@@ -10,7 +10,7 @@ import { call, errorText } from '../lib/api.ts';
 import { profileKey } from '../lib/storage.ts';
 import { Persisted } from './persisted.svelte.ts';
 
-/** Most rows a summary view reads (the contract's largest window). */
+/** Most rows a summary view reads at a time (the contract's largest window). */
 export const SUMMARY_LIMIT = 1000;
 /** Most orders a detail lists; the rest are in the Orders view. */
 export const DETAIL_ORDERS_LIMIT = 200;
@@ -47,9 +47,11 @@ export class SummaryList<Row extends { id: string }, Column extends string> {
   appliedSearch = $state('');
   sort = $state<{ column: Column; direction: 'asc' | 'desc' } | null>(null);
   rows = $state.raw<Row[]>([]);
-  /** Rows of the whole result (more than `rows` when it exceeds {@link SUMMARY_LIMIT}). */
+  /** Rows of the whole result (more than `rows` until every window of it is read). */
   total = $state(0);
   loading = $state(false);
+  /** The next window of rows is being read ({@link loadMore}). */
+  loadingMore = $state(false);
   /** The rows were read at least once for this profile. */
   loaded = $state(false);
   error = $state<string | null>(null);
@@ -113,6 +115,28 @@ export class SummaryList<Row extends { id: string }, Column extends string> {
       if (gen === this.#gen) this.loading = false;
     }
     if (this.openId !== null) void this.#loadOrders(this.openId);
+  }
+
+  /**
+   * Reads the next {@link SUMMARY_LIMIT} rows of the result after those on screen (the list was
+   * scrolled to its end); nothing when every row is read or a read is under way.
+   */
+  async loadMore(): Promise<void> {
+    if (this.loading || this.loadingMore || !this.loaded || this.rows.length >= this.total) return;
+    const gen = this.#gen;
+    this.loadingMore = true;
+    try {
+      const page = await this.source.page($state.snapshot(this.query) as typeof this.query, { offset: this.rows.length, limit: SUMMARY_LIMIT });
+      if (gen !== this.#gen) return;
+      // A sync between the reads may shift rows across the window's edge: each id is listed once.
+      const seen = new Set(this.rows.map((r) => r.id)); // eslint-disable-line svelte/prefer-svelte-reactivity -- a local lookup, not state
+      this.rows = [...this.rows, ...page.rows.filter((r) => !seen.has(r.id))];
+      this.total = page.total.count;
+    } catch (error) {
+      if (gen === this.#gen) this.error = errorText(error);
+    } finally {
+      this.loadingMore = false;
+    }
   }
 
   /** Reads the rows once for this profile (the view was opened). */
