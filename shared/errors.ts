@@ -93,6 +93,36 @@ export function isLetterdeskError(value: unknown): value is { code: ErrorCode; m
   return typeof v.message === 'string' && typeof v.code === 'string' && (ERROR_CODES as readonly string[]).includes(v.code);
 }
 
+/** Where one sentence of a message ends and the next begins: after . ! or ?, before a capital, digit or quote. */
+const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z0-9"“‘(])/u;
+
+/** A sentence as compared: case, spacing and its closing punctuation aside. */
+const sentenceKey = (sentence: string): string => sentence.toLowerCase().replace(/\s+/g, ' ').replace(/[.!?\s]+$/u, '');
+
+/**
+ * Joins the parts of a message (what happened, why, what to do) into one text in which each
+ * sentence is said once: a part that repeats a sentence an earlier part already said (an error's
+ * message that carries its own advice, then the advice again) adds only what is new. Each part
+ * ends with a full stop unless it ends with . ! ? already; empty and missing parts are skipped.
+ * @returns the sentences in order, separated by single spaces; '' when no part says anything
+ */
+export function joinSentences(...parts: readonly (string | null | undefined)[]): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const part of parts) {
+    const text = part?.trim().replace(/\.{2,}$/u, '.');
+    if (!text) continue;
+    for (const raw of (/[.!?]$/u.test(text) ? text : `${text}.`).split(SENTENCE_BREAK)) {
+      const sentence = raw.trim();
+      const key = sentenceKey(sentence);
+      if (key === '' || seen.has(key)) continue;
+      seen.add(key);
+      out.push(sentence);
+    }
+  }
+  return out.join(' ');
+}
+
 /**
  * Turns anything thrown into an {@link ErrorPayload}. Unknown errors become `INTERNAL` with their
  * message (never their stack, which may hold paths or values the user did not ask to share).
@@ -104,7 +134,7 @@ export function toErrorPayload(error: unknown): ErrorPayload {
       : { code: error.code, message: error.message, details: error.details };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'INTERNAL', message: `Unexpected error: ${message}. Details are in the log file.` };
+  return { code: 'INTERNAL', message: joinSentences(`Unexpected error: ${message}`, 'Details are in the log file.') };
 }
 
 /** Rebuilds a throwable error from a payload that crossed a boundary. */

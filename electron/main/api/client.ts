@@ -26,7 +26,7 @@
  */
 import ky from 'ky';
 import { z } from 'zod';
-import { LetterdeskError, isLetterdeskError, type ErrorCode } from '../../../shared/errors.ts';
+import { joinSentences, LetterdeskError, isLetterdeskError, type ErrorCode } from '../../../shared/errors.ts';
 import {
   campaignSchema,
   contactLabelSchema,
@@ -345,7 +345,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!failure.retryable || attemptNo > limit) {
         report(false, failure.code);
         const tries = attemptNo > 1 ? ` after ${attemptNo} attempts` : '';
-        throw new LetterdeskError(failure.code, `${endpoint} failed: ${failure.what}${tries}. ${failure.advice ?? ADVICE[failure.code] ?? 'Details are in the log file.'}`, {
+        throw new LetterdeskError(failure.code, joinSentences(`${endpoint} failed: ${failure.what}${tries}`, failure.advice ?? ADVICE[failure.code] ?? 'Details are in the log file.'), {
           details: { endpoint, status: failure.status ?? null, attempts: attemptNo },
         });
       }

@@ -2,7 +2,7 @@
  * Errors as the page shows them: what happened and what to do. Pure (no bridge), so components
  * may use it while only state/ calls main (lib/api.ts).
  */
-import type { ErrorCode, ErrorPayload } from '../../../shared/errors.ts';
+import { joinSentences, type ErrorCode, type ErrorPayload } from '../../../shared/errors.ts';
 
 /** An error the UI can show: what happened (`message`) and, when known, what to do (`advice`). */
 export class DisplayError extends Error {
@@ -41,8 +41,8 @@ export function toDisplayError(error: ErrorPayload | unknown): DisplayError {
   return new DisplayError('INTERNAL', message, ADVICE.INTERNAL ?? null);
 }
 
-/** Human text for an error: message plus advice. */
+/** Human text for an error: message plus advice, each sentence once (`joinSentences`). */
 export function errorText(error: unknown): string {
   const e = toDisplayError(error);
-  return e.advice && !e.message.includes(e.advice) ? `${e.message} ${e.advice}` : e.message;
+  return joinSentences(e.message, e.advice);
 }

@@ -5,6 +5,7 @@
  * takes more than a moment, and can be cancelled.
  */
 import type { CsvOptions } from '../../../shared/contract.ts';
+import { joinSentences } from '../../../shared/errors.ts';
 import { copyCommand, writeClipboard, writeClipboardParts } from '../lib/clipboard.ts';
 import { linesText, rowsText, type RowTextFormat, type RowTextOptions } from '../lib/rowText.ts';
 import type { Column } from '../lib/columns.ts';
@@ -114,7 +115,7 @@ export async function copySelection<Row>(
     await put(parts, host, `Copied ${formatTotal(n, true, noun)}${format === 'csv' ? ' as CSV' : ''}`);
   } catch (error) {
     if (abort.signal.aborted) host.toast('info', `Copy cancelled after ${formatCount(progress.done)} of ${formatCount(progress.total)} ${noun}s; the clipboard is unchanged.`);
-    else host.toast('error', `The ${noun}s could not be copied. ${errorText(error)}`);
+    else host.toast('error', joinSentences(`The ${noun}s could not be copied.`, errorText(error)));
   } finally {
     clearTimeout(timer);
     host.task = null;

@@ -4,6 +4,7 @@
  * start, cancel or redo one.
  */
 import type { DataSource, Profile, SyncProgress, SyncRun, SyncStatus } from '../../../../shared/contract.ts';
+import { joinSentences } from '../../../../shared/errors.ts';
 import type { Resource } from '../../../../shared/serviceRecords.ts';
 import { call, errorText } from '../../lib/api.ts';
 import { resourceTitle } from '../../lib/format.ts';
@@ -149,7 +150,7 @@ export class SyncState {
       // Says what it means for the data first (the copy on this computer, if any, is unchanged), then why.
       const name = resourceTitle(run.resource);
       const kept = this.status?.resources[run.resource].lastSyncedAt ? `${name} not updated; the previous copy is kept.` : `${name} not downloaded.`;
-      this.#host.toast('error', `${kept} ${run.error.message}`);
+      this.#host.toast('error', joinSentences(kept, run.error.message));
     }
     void this.#host.refreshStatus().then(() => {
       if (this.running) return;
