@@ -15,10 +15,7 @@ export interface ShortcutGroup {
   items: Shortcut[];
 }
 
-/**
- * The view shortcuts, by view, in the sidebar's order. Templates and Campaigns came after Sync and
- * Profiles had their keys, so they take the next numbers rather than moving those.
- */
+/** The view shortcuts, by view, numbered in the sidebar's order. */
 export const VIEW_KEYS = { contacts: 'Mod+1', orders: 'Mod+2', templates: 'Mod+3', campaigns: 'Mod+4', sync: 'Mod+5', profiles: 'Mod+6' } as const;
 
 /** Sync now. */
