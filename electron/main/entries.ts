@@ -7,11 +7,11 @@
 
 /** Each entry's name in the build → its source file, relative to `electron/main/`. */
 export const ENTRIES = {
-  /** The database worker thread (cache/client.ts). */
+  /** The database worker thread (cache/worker/client.ts). */
   dbWorker: 'dbWorker.ts',
-  /** The thread a large build or read fills its search index on (cache/searchIndexBuild.ts). */
+  /** The thread a large build or read fills its search index on (cache/build/searchIndexBuild.ts). */
   searchIndexWorker: 'searchIndexWorker.ts',
-  /** The thread a large read writes its staged pages on (cache/stageWriterThread.ts). */
+  /** The thread a large read writes its staged pages on (cache/build/stageWriter.ts). */
   stageWriterWorker: 'stageWriterWorker.ts',
   /** The sync process (sync/controller.ts). */
   syncProcess: 'sync/processEntry.ts',

@@ -10,7 +10,7 @@ import { platform } from 'node:os';
 import type { Handlers, Profile, ProfileList, SyncStatus } from '../../shared/contract.ts';
 import { LetterdeskError } from '../../shared/errors.ts';
 import { isSafeExternalUrl } from './app/security.ts';
-import type { CacheClient } from './cache/client.ts';
+import type { CacheClient } from './cache/worker/client.ts';
 import { testConnection } from './core/connectionTest.ts';
 import type { Core } from './core/index.ts';
 import { bindingOf, normalizeTokens, sameBinding } from './credentials/store.ts';

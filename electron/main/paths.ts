@@ -86,7 +86,7 @@ export function cacheFilePath(dataDir: string, profileId: string): string {
   return path.join(cacheDir(dataDir), `${profileId}.sqlite`);
 }
 
-/** Suffix of a cache file's session marker (cache/db.ts: present while a checked connection is open). */
+/** Suffix of a cache file's session marker (cache/store/db.ts: present while a checked connection is open). */
 export const SESSION_MARKER_SUFFIX = '.open';
 
 /**
@@ -113,7 +113,7 @@ export function syncLockPath(file: string): string {
  * that grants others access is narrowed to 0700: it holds the caches' personal data and is
  * Letterdesk's alone. An existing data directory keeps its mode (it may be a folder chosen with
  * `--data-dir` and shared on purpose); the cache files in it are private either way
- * (cache/db.ts), and so is the profiles file.
+ * (cache/store/db.ts), and so is the profiles file.
  * @param dataDir an absolute path from {@link resolveDataDir}
  * @returns `dataDir`
  * @throws the `fs` error when a folder cannot be created (EACCES, ENOSPC, …)

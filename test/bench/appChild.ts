@@ -4,7 +4,7 @@
  * Electron main process. Usage: `node test/bench/appChild.ts '<json QueryChildInput>'`.
  *
  *  1. cold open: a new core, then the first page of the contacts view (answered by the startup
- *     reader while the database worker starts, see cache/client.ts), with the database worker the
+ *     reader while the database worker starts, see cache/worker/client.ts), with the database worker the
  *     app ships (the built bundle) when the benchmark could build it; for diagnosis also when the
  *     worker was ready, and the same first page through a client without the startup reader;
  *  2. typeahead: 1-, 2- and 3-letter prefixes, common words, rare words, phone digits, and a search
@@ -27,9 +27,9 @@ import { pathToFileURL } from 'node:url';
 import type { ExportRequest } from '../../shared/contract.ts';
 import type { ContactQuery } from '../../shared/query.ts';
 import { CONTACT_SORT_COLUMNS } from '../../shared/query.ts';
-import { CacheClient } from '../../electron/main/cache/client.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
-import { queryContacts } from '../../electron/main/cache/queries.ts';
+import { CacheClient } from '../../electron/main/cache/worker/client.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
+import { queryContacts } from '../../electron/main/cache/read/queries.ts';
 import { createCore, type PlatformServices } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';

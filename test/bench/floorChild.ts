@@ -20,9 +20,9 @@
  */
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../shared/serviceRecords.ts';
-import { openCache, useBulkWriteSettings } from '../../electron/main/cache/db.ts';
-import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
-import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
+import { openCache, useBulkWriteSettings } from '../../electron/main/cache/store/db.ts';
+import { StageWriter, type StagedRecord } from '../../electron/main/cache/build/ingest.ts';
+import { buildNext, publishNext } from '../../electron/main/cache/build/publish.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { pageSizeWithin } from '../../electron/main/sync/decisions.ts';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';

@@ -44,7 +44,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { dirname, resolve } from 'node:path';
 import type { ExportRequest } from '../../shared/contract.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
-import { exportSql } from '../../electron/main/cache/exportRows.ts';
+import { exportSql } from '../../electron/main/cache/read/exportRows.ts';
 import { cacheFilePath } from '../../electron/main/paths.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 import type { FloorChildInput, FloorChildResult, StoreFloorInput } from './floorChild.ts';

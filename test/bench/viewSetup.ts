@@ -2,12 +2,12 @@
  * The saved view the benchmark opens and types in (issue 22): a contacts view whose membership is a
  * tenth of the cache, spread over it (every contact whose rowid hashes into the first tenth), as a
  * refresh would publish it — staged page by page and published through the cache's own membership
- * code (cache/viewStaging.ts, cache/viewPublish.ts), without a service to read it from.
+ * code (cache/savedViews/staging.ts, cache/savedViews/publish.ts), without a service to read it from.
  */
-import { openCache } from '../../electron/main/cache/db.ts';
-import { createView } from '../../electron/main/cache/savedViews.ts';
-import { publishMembership } from '../../electron/main/cache/viewPublish.ts';
-import { MembershipStaging } from '../../electron/main/cache/viewStaging.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
+import { createView } from '../../electron/main/cache/savedViews/savedViews.ts';
+import { publishMembership } from '../../electron/main/cache/savedViews/publish.ts';
+import { MembershipStaging } from '../../electron/main/cache/savedViews/staging.ts';
 
 /** What {@link prepareBenchView} made. */
 export interface BenchView {

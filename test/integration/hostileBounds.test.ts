@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncRun } from '../../shared/contract.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../electron/main/api/response.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { integrityCheck } from '../reliability/cacheCheck.ts';

@@ -22,7 +22,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EventName, EventPayload } from '../../shared/contract.ts';
 import { isLetterdeskError } from '../../shared/errors.ts';
-import { openCache, sessionMarkerPath } from '../../electron/main/cache/db.ts';
+import { openCache, sessionMarkerPath } from '../../electron/main/cache/store/db.ts';
 import { createCore } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncRun } from '../../shared/contract.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
 import { startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { diffRecords, expectHealthyCache, readSnapshot, serverSnapshot } from '../reliability/cacheCheck.ts';
 import { mulberry32 } from '../reliability/random.ts';

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncRun } from '../../shared/contract.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type FaultOptions, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';

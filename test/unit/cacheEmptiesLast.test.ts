@@ -1,5 +1,5 @@
 /**
- * Empty values sort last in both directions (cache/positions.ts, cache/emptyOrder.ts), against a
+ * Empty values sort last in both directions (cache/store/positions.ts, cache/read/emptyOrder.ts), against a
  * real cache synced from the sample API over loopback, with contacts whose city, company, email or
  * labels are empty and orders whose campaign has no name.
  *
@@ -18,11 +18,11 @@ import type Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContactQuery, OrderQuery, SortDirection } from '../../shared/query.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
-import { openExportRows, type ExportSelection } from '../../electron/main/cache/exportRows.ts';
-import { countContacts, queryContacts, queryOrders } from '../../electron/main/cache/queries.ts';
-import { readRecords } from '../../electron/main/cache/records.ts';
-import { createView, getView } from '../../electron/main/cache/savedViews.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
+import { openExportRows, type ExportSelection } from '../../electron/main/cache/read/exportRows.ts';
+import { countContacts, queryContacts, queryOrders } from '../../electron/main/cache/read/queries.ts';
+import { readRecords } from '../../electron/main/cache/read/records.ts';
+import { createView, getView } from '../../electron/main/cache/savedViews/savedViews.ts';
 import { runExport } from '../../electron/main/export/run.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';

@@ -1,5 +1,5 @@
 /**
- * Saved views in the cache (cache/savedViews.ts): created, renamed, changed, duplicated and deleted
+ * Saved views in the cache (cache/savedViews/savedViews.ts): created, renamed, changed, duplicated and deleted
  * on a real SQLite file; names unique per resource without regard to case; settings and service
  * queries kept as the JSON they were given.
  */
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCache } from '../../electron/main/cache/db.ts';
-import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from '../../electron/main/cache/savedViews.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
+import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from '../../electron/main/cache/savedViews/savedViews.ts';
 import type { ViewLocalSettings } from '../../shared/views.ts';
 
 let dir: string;

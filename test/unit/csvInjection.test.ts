@@ -18,7 +18,7 @@ import type Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CsvOptions, ExportRequest } from '../../shared/contract.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';

@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_KINDS, type ExportRequest } from '../../shared/contract.ts';
 import type { Order } from '../../shared/serviceRecords.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
 import { exportColumns } from '../../electron/main/export/columns.ts';
 import { runExport } from '../../electron/main/export/run.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';

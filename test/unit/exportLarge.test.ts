@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, openSync, readSync, closeS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportSql } from '../../electron/main/cache/exportRows.ts';
+import { exportSql } from '../../electron/main/cache/read/exportRows.ts';
 
 const CHILD = join(import.meta.dirname, 'fixtures', 'exportChild.ts');
 const ROWS = 1_000_000;

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCache } from '../../electron/main/cache/db.ts';
-import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../electron/main/cache/migrations/index.ts';
-import { CacheClient } from '../../electron/main/cache/client.ts';
-import { contactViewSql } from '../../electron/main/cache/views.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
+import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../electron/main/cache/store/migrations/index.ts';
+import { CacheClient } from '../../electron/main/cache/worker/client.ts';
+import { contactViewSql } from '../../electron/main/cache/read/list.ts';
 import type { ContactQuery } from '../../shared/query.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ld-mig-'));

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openCache, sessionMarkerPath } from '../../electron/main/cache/db.ts';
+import { openCache, sessionMarkerPath } from '../../electron/main/cache/store/db.ts';
 import { narrowToReplaced, replacementMode } from '../../electron/main/export/fileMode.ts';
 import { cacheDir, cacheFilePath, ensureDataDir } from '../../electron/main/paths.ts';
 

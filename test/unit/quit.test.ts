@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeBeforeQuit } from '../../electron/main/app/quit.ts';
-import { sessionMarkerPath } from '../../electron/main/cache/db.ts';
+import { sessionMarkerPath } from '../../electron/main/cache/store/db.ts';
 import { createCore } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';

@@ -20,7 +20,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXPORT_KINDS, type ExportRequest } from '../../shared/contract.ts';
 import { isLetterdeskError } from '../../shared/errors.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
 import { defaultExportFileName, runExport } from '../../electron/main/export/run.ts';
 import { cacheFilePath } from '../../electron/main/paths.ts';
 import { isLoopbackHost, normalizeBaseUrl } from '../../electron/main/profiles/baseUrl.ts';

@@ -1,5 +1,5 @@
 /**
- * What the contacts' search index holds for a name (cache/searchIndex.ts): the full name, and the
+ * What the contacts' search index holds for a name (cache/store/searchIndex.ts): the full name, and the
  * first and last names only when the full name is not exactly those two. A real cache file built
  * from staged records and published as a sync does, searched through the queries the app uses.
  */
@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCache } from '../../electron/main/cache/db.ts';
-import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
-import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
-import { queryContacts } from '../../electron/main/cache/queries.ts';
-import { CONTACT_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql } from '../../electron/main/cache/searchIndex.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
+import { StageWriter, type StagedRecord } from '../../electron/main/cache/build/ingest.ts';
+import { buildNext, publishNext } from '../../electron/main/cache/build/publish.ts';
+import { queryContacts } from '../../electron/main/cache/read/queries.ts';
+import { CONTACT_FTS_COLUMNS, contactFilterTokensSql, contactFtsValuesSql } from '../../electron/main/cache/store/searchIndex.ts';
 import { generateContact } from '../../electron/main/sampleApi/generate.ts';
 
 const GENERATED = 3000;

@@ -1,5 +1,5 @@
 /**
- * A build's search index filled in a worker thread (cache/searchIndexBuild.ts) is the same index
+ * A build's search index filled in a worker thread (cache/build/searchIndexBuild.ts) is the same index
  * as filled in the sync connection: the same tokens at the same places, the same matches, under
  * the same rowids as the rows, with every sort position a permutation, the thread's positions
  * equal to the connection's — for contacts and for orders, real cache files, a real thread, read
@@ -15,14 +15,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Resource } from '../../shared/serviceRecords.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
-import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
-import { MirrorStaging } from '../../electron/main/cache/staging.ts';
-import { CONTACT_POSITIONS, ORDER_POSITIONS } from '../../electron/main/cache/positions.ts';
-import { buildNext, publishNext } from '../../electron/main/cache/publish.ts';
-import { buildFileOf, scratchFileOf, startSearchIndex } from '../../electron/main/cache/searchIndexBuild.ts';
-import { withoutJournal } from '../../electron/main/cache/searchIndexThread.ts';
-import { BUILD_SOURCES } from '../../electron/main/cache/sortPositions.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
+import { StageWriter, type StagedRecord } from '../../electron/main/cache/build/ingest.ts';
+import { MirrorStaging } from '../../electron/main/cache/build/staging.ts';
+import { CONTACT_POSITIONS, ORDER_POSITIONS } from '../../electron/main/cache/store/positions.ts';
+import { buildNext, publishNext } from '../../electron/main/cache/build/publish.ts';
+import { buildFileOf, scratchFileOf, startSearchIndex } from '../../electron/main/cache/build/searchIndexBuild.ts';
+import { withoutJournal } from '../../electron/main/cache/build/searchIndex.thread.ts';
+import { BUILD_SOURCES } from '../../electron/main/cache/build/sortPositions.ts';
 import { generateContact, generateOrder } from '../../electron/main/sampleApi/generate.ts';
 
 const CONTACTS = 4000;

@@ -1,5 +1,5 @@
 /**
- * A large read's pages written by a thread of their own (cache/stageWriterThread.ts, through
+ * A large read's pages written by a thread of their own (cache/build/stageWriter.ts, through
  * staging.ts `MirrorStaging`) give the same staging as pages written in the sync's connection:
  * the same rows, recipients, invalid rows and page records, for contacts and orders, with pages
  * written concurrently. SQLite's errors in the thread reach the read with their code and commit
@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resource } from '../../shared/serviceRecords.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
-import { StageWriter, type StagedRecord } from '../../electron/main/cache/ingest.ts';
-import { MirrorStaging } from '../../electron/main/cache/staging.ts';
-import { StageWriterStopped } from '../../electron/main/cache/stageWriterThread.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
+import { StageWriter, type StagedRecord } from '../../electron/main/cache/build/ingest.ts';
+import { MirrorStaging } from '../../electron/main/cache/build/staging.ts';
+import { StageWriterStopped } from '../../electron/main/cache/build/stageWriter.ts';
 import { generateContact, generateOrder } from '../../electron/main/sampleApi/generate.ts';
 
 const PAGE = 200;

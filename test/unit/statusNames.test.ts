@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { saveProfileInputSchema, type ProfileInput } from '../../shared/contract.ts';
 import { statusName, type StatusNames } from '../../shared/statusNames.ts';
-import { openCache } from '../../electron/main/cache/db.ts';
+import { openCache } from '../../electron/main/cache/store/db.ts';
 import { runExport } from '../../electron/main/export/run.ts';
 import { profilesFilePath } from '../../electron/main/paths.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';

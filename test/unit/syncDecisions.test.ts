@@ -2,7 +2,7 @@
 // a page, a pass and the page after the last mean, and when to read again or give up.
 import { describe, expect, it } from 'vitest';
 import { LetterdeskError } from '../../shared/errors.ts';
-import type { StagingState } from '../../electron/main/cache/syncBookkeeping.ts';
+import type { StagingState } from '../../electron/main/cache/build/syncBookkeeping.ts';
 import {
   concurrencyOf, countInvalidFromStaging, duplicateIds, exceedsMirrorLimits, fitFirstPage, isConsistent, isResumable, lanesFor, listsIdsTwice,
   MAX_PAGES, MAX_RECORDS, MAX_SMALL_PAGE_PAGES, MIN_SERVED_PAGE_SIZE, mayCountFromOne, mustGiveUp, NO_PREVIOUS_PASS, PAGE_CHARS_BUDGET, pagesOf, pageShowsDrift, pageSizeWithin,

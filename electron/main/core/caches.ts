@@ -8,7 +8,7 @@ import type { Profile, ResourceState } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { SavedView } from '../../../shared/views.ts';
-import { CacheClient } from '../cache/client.ts';
+import { CacheClient } from '../cache/worker/client.ts';
 import { cacheFilePath, cacheFileSet, ensureDataDir } from '../paths.ts';
 import { acquireSyncLock } from '../sync/lock.ts';
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ExportRequest } from '../../../shared/contract.ts';
-import type { CacheClient, ExportProgressValue } from '../cache/client.ts';
+import type { CacheClient, ExportProgressValue } from '../cache/worker/client.ts';
 
 /** Options of one {@link ExportRuns.run}. */
 export interface ExportRunOptions {

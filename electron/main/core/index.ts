@@ -9,7 +9,7 @@ import type { Connectivity, Profile } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { createApiClient } from '../api/client.ts';
-import type { CacheClient } from '../cache/client.ts';
+import type { CacheClient } from '../cache/worker/client.ts';
 import { CredentialStore } from '../credentials/store.ts';
 import { logger } from '../log.ts';
 import { ensureDataDir, logsDir } from '../paths.ts';

@@ -13,7 +13,7 @@ import { LetterdeskError } from '../../../shared/errors.ts';
 import { checkServiceQuery } from '../../../shared/serviceQuery.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh, ViewServiceQuery } from '../../../shared/views.ts';
-import { CacheClient } from '../cache/client.ts';
+import { CacheClient } from '../cache/worker/client.ts';
 import { startSync } from '../sync/controller.ts';
 import type { CoreOptions } from './options.ts';
 import type { SyncRuns } from './syncRuns.ts';

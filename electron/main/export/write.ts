@@ -4,7 +4,7 @@
  *
  *  1. the target path is checked (absolute, its folder exists, it is not a folder, it is none of
  *     Letterdesk's own files);
- *  2. the rows come from the cache (cache/exportRows.ts: one snapshot on a read-only connection,
+ *  2. the rows come from the cache (cache/read/exportRows.ts: one snapshot on a read-only connection,
  *     one row in memory at a time), so the count and the rows agree even while a sync publishes,
  *     and the caller's connection stays free for other queries while the export yields;
  *  3. CSV text is written to a temporary file in the target folder, which replaces the target only
@@ -20,8 +20,8 @@ import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
-import { openExportRows, type ExportRows } from '../cache/exportRows.ts';
-import type { CacheJobs, ExportProgressValue } from '../cache/methods.ts';
+import { openExportRows, type ExportRows } from '../cache/read/exportRows.ts';
+import type { CacheJobs, ExportProgressValue } from '../cache/worker/methods.ts';
 import { cacheFileSet, profilesFilePath, syncLockPath } from '../paths.ts';
 import { createAtomicFile, fileError, removeStaleTempFiles, type AtomicFile } from './atomicFile.ts';
 import { CsvFileWriter, type CsvValue } from './csv.ts';

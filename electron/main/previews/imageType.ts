@@ -4,9 +4,9 @@
  * scripts and remote references) and everything else is refused.
  */
 
-/** The media types a preview may be stored and served as. */
-export const PREVIEW_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
-export type PreviewType = (typeof PREVIEW_TYPES)[number];
+import type { PreviewType } from '../cache/store/previewImage.ts';
+
+export { PREVIEW_TYPES, type PreviewType } from '../cache/store/previewImage.ts';
 
 const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0): boolean =>
   bytes.length >= at + prefix.length && prefix.every((b, i) => bytes[at + i] === b);

@@ -5,7 +5,7 @@
  * does not depend on it, and a failed address is tried again at the next sync.
  */
 import type Database from 'better-sqlite3';
-import { clearPreviews, countPreviews, previewUrlsToFetch, recordPreviewFailure, removeUnusedPreviews, storePreview, type PreviewCounts } from '../cache/previews.ts';
+import { clearPreviews, countPreviews, previewUrlsToFetch, recordPreviewFailure, removeUnusedPreviews, storePreview, type PreviewCounts } from '../cache/build/previews.ts';
 import { downloadPreviews, type DownloadOptions } from './download.ts';
 
 /** Options of {@link refreshPreviews}. */

@@ -4,13 +4,10 @@
  */
 import { PREVIEW_KEY_PATTERN } from '../../../shared/previewKey.ts';
 import { BASE_HEADERS, notFound, type SchemeResponse } from '../app/schemeResponse.ts';
-import { sniffImageType, type PreviewType } from './imageType.ts';
+import type { PreviewImage } from '../cache/store/previewImage.ts';
+import { sniffImageType } from './imageType.ts';
 
-/** A stored preview: its bytes and the media type they were recognised as. */
-export interface PreviewImage {
-  type: PreviewType;
-  bytes: Uint8Array;
-}
+export type { PreviewImage } from '../cache/store/previewImage.ts';
 
 /**
  * Reads the preview of `key` (shared/previewKey.ts) from the active profile's cache: null when

@@ -89,7 +89,7 @@ export function defaultSyncProcessUrl(): URL {
  * without a limit V8 lets the heap grow to hundreds of MB before it collects; the first limit keeps
  * the process's peak memory bounded at little cost in time (docs/benchmarks.md has the figures).
  * The limits are V8 flags, so they apply to every thread's heap in the process, the staging
- * writer's too (cache/stageWriterThread.ts): a worker's own `resourceLimits` do not override them.
+ * writer's too (cache/build/stageWriter.ts): a worker's own `resourceLimits` do not override them.
  * A page too large for a limit ends that process (V8: heap out of memory); the sync then goes on
  * in a new process with the next, larger limit (the last attempt has none), resuming from the
  * pages already written, so a limit can cost time but never a sync.

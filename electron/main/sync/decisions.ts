@@ -7,7 +7,7 @@
  * when to read again or give up. No I/O here, so each is tested by a table (syncDecisions.test.ts).
  */
 import { isLetterdeskError } from '../../../shared/errors.ts';
-import type { StagingState } from '../cache/syncBookkeeping.ts';
+import type { StagingState } from '../cache/build/syncBookkeeping.ts';
 
 /** Largest `count` a sync accepts from the service (the spec's scale is 10^6 contacts, 3·10^5 orders). */
 export const MAX_RECORDS = 50_000_000;

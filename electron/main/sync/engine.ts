@@ -29,11 +29,12 @@ import { endsSync, type DataSource, type SyncProgress, type SyncRun } from '../.
 import { isLetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../log.ts';
-import { changeCounts } from '../cache/changes.ts';
-import { buildNext, dropLeftovers, publishNext } from '../cache/publish.ts';
-import { MirrorStaging } from '../cache/staging.ts';
-import { SyncBookkeeping } from '../cache/syncBookkeeping.ts';
-import { collectViewGarbage } from '../cache/viewPublish.ts';
+import { changeCounts } from '../cache/build/changes.ts';
+import { dropLeftovers } from '../cache/build/publish.ts';
+import { MirrorStaging } from '../cache/build/staging.ts';
+import { SyncBookkeeping } from '../cache/build/syncBookkeeping.ts';
+import { buildNextWithViews, publishNextWithViews } from '../cache/savedViews/mirror.ts';
+import { collectViewGarbage } from '../cache/savedViews/publish.ts';
 import { concurrencyOf } from './decisions.ts';
 import { cancelled, failurePayload, keptData } from './failures.ts';
 import type { PageSource } from './pageSource.ts';
@@ -178,7 +179,7 @@ function publish(run: MirrorSync): void {
   // What changed is recorded against the copy readers see; a first sync has none to compare with.
   const compare = run.books.wasPublished(resource);
   let searchIndexIn: keyof typeof SEARCH_INDEX_BUILT = 'connection';
-  const rows = buildNext(db, resource, Date.now().toString(36), { compare, staged: run.staging.takeSearchIndex(), onSearchIndex: (where) => (searchIndexIn = where) });
+  const rows = buildNextWithViews(db, resource, Date.now().toString(36), { compare, staged: run.staging.takeSearchIndex(), onSearchIndex: (where) => (searchIndexIn = where) });
   if (run.signal.aborted) {
     dropLeftovers(db, resource);
     throw cancelled(run.kept);
@@ -186,7 +187,7 @@ function publish(run: MirrorSync): void {
   run.progress.setPhase('publishing');
   const endedAt = new Date().toISOString();
   const changes = compare ? changeCounts(db, resource, '_next') : null;
-  publishNext(db, resource, () => run.books.recordPublished(run.runId, resource, endedAt, rows, run.invalid, changes, run.dataSource));
+  publishNextWithViews(db, resource, () => run.books.recordPublished(run.runId, resource, endedAt, rows, run.invalid, changes, run.dataSource));
   run.progress.published(rows);
   run.progress.setPhase('done');
   const changed = changes ? `; ${changes.added} added, ${changes.changed} changed, ${changes.removed} removed` : '';

@@ -12,7 +12,7 @@ import type { ViewServiceQuery } from '../../../shared/views.ts';
 import { createApiClient, type ContactListParams, type OrderListParams, type ParsedRecord } from '../api/client.ts';
 import { describeRequest } from '../api/params.ts';
 import { DEFAULT_QUERY_ENCODING, type ContactServiceQuery, type OrderServiceQuery, type QueryEncoding } from '../../../shared/serviceQuery.ts';
-import type { StagedRecord } from '../cache/ingest.ts';
+import type { StagedRecord } from '../cache/build/ingest.ts';
 import type { PageSource } from './pageSource.ts';
 
 /** Options of {@link createHttpPageSource}. */

@@ -2,7 +2,7 @@
  * What the sync engine reads from: pages of a resource's listing (service-api.md §4.1, §4.2). The
  * app's source is the HTTP API client (httpSource.ts); tests wrap it to play other services.
  */
-import type { StagedRecord } from '../cache/ingest.ts';
+import type { StagedRecord } from '../cache/build/ingest.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewServiceQuery } from '../../../shared/views.ts';
 

@@ -12,7 +12,7 @@ import { readdirSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { toErrorPayload } from '../../../shared/errors.ts';
-import { openCache, useBulkWriteSettings } from '../cache/db.ts';
+import { openCache, useBulkWriteSettings } from '../cache/store/db.ts';
 import { logger } from '../log.ts';
 import { refreshPreviews } from '../previews/refresh.ts';
 import { runSync } from './engine.ts';

@@ -3,14 +3,14 @@
  * (continue the same run's staging or start over), read the first page and fit the page size,
  * write it and fetch the other pages in concurrent lanes, verify the pass, and read again until a
  * pass is consistent. The mirror of a resource (engine.ts) and a saved view's membership
- * (viewRefresh.ts) are read by these same steps; only their staging (cache/staging.ts) and what
+ * (viewRefresh.ts) are read by these same steps; only their staging (cache/build/staging.ts) and what
  * they publish differ. The decisions the steps take are in decisions.ts.
  */
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewServiceQuery } from '../../../shared/views.ts';
 import { isLetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../log.ts';
-import type { ReadStaging, StagingState } from '../cache/staging.ts';
+import type { ReadStaging, StagingState } from '../cache/build/staging.ts';
 import {
   countInvalidFromStaging, duplicateIds, exceedsMirrorLimits, fitFirstPage, isConsistent, isResumable, lanesFor, listsIdsTwice, mayCountFromOne, mustGiveUp,
   NO_PREVIOUS_PASS, pagesOf, pageShowsDrift, pagesToFetch, passAfterProbe, previousFor, readPastLastPage, refusalEndsSync, resumedStagingIsStale,

@@ -3,8 +3,8 @@
  * page by the sync's own steps (read.ts: concurrency, retries and `Retry-After` in the API client,
  * page-size caps and fitting, drift check against `count` and re-read, one-based paging detection,
  * cancel, progress, and continuing the same run's staging after its process ended) into the view's
- * membership staging (cache/viewStaging.ts), then published beside the previous membership and made
- * visible in one transaction (cache/viewPublish.ts). A refresh that fails or is cancelled keeps the
+ * membership staging (cache/savedViews/staging.ts), then published beside the previous membership and made
+ * visible in one transaction (cache/savedViews/publish.ts). A refresh that fails or is cancelled keeps the
  * previous membership; a failure is recorded as the view's last error.
  */
 import type Database from 'better-sqlite3';
@@ -13,9 +13,9 @@ import { LetterdeskError, isLetterdeskError, type ErrorPayload } from '../../../
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewMembership, ViewRefresh, ViewServiceQuery } from '../../../shared/views.ts';
 import { logger } from '../log.ts';
-import { refreshTarget } from '../cache/savedViews.ts';
-import { collectViewGarbage, currentMembership, publishMembership, recordRefreshFailure } from '../cache/viewPublish.ts';
-import { MembershipStaging } from '../cache/viewStaging.ts';
+import { refreshTarget } from '../cache/savedViews/savedViews.ts';
+import { collectViewGarbage, currentMembership, publishMembership, recordRefreshFailure } from '../cache/savedViews/publish.ts';
+import { MembershipStaging } from '../cache/savedViews/staging.ts';
 import { concurrencyOf } from './decisions.ts';
 import { cancelled, failurePayload } from './failures.ts';
 import type { PageSource } from './pageSource.ts';
