@@ -14,9 +14,9 @@ export const ENTRIES = {
   /** The thread a large read writes its staged pages on (cache/build/stageWriter.ts). */
   stageWriterWorker: 'stageWriterWorker.ts',
   /** The sync process (sync/controller.ts). */
-  syncProcess: 'sync/processEntry.ts',
+  syncProcess: 'syncProcess.ts',
   /** The embedded sample API's thread (core/sampleApiRuntime.ts). */
-  sampleApiWorker: 'sampleApi/worker.ts',
+  sampleApiWorker: 'sampleApiWorker.ts',
 } as const;
 
 /** The name of an entry in {@link ENTRIES}. */

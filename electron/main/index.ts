@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MenuCommand } from '../../shared/contract.ts';
 import { createCore, type PlatformServices } from './core/index.ts';
-import { createHandlers } from './handlers.ts';
+import { createHandlers } from './ipc/handlers.ts';
 import { APP_PAGE_URL } from './app/appScheme.ts';
 import { handleAppScheme, registerAppSchemePrivileges } from './app/appSchemeElectron.ts';
 import { CONTENT_SECURITY_POLICY, DEVELOPMENT_CONTENT_SECURITY_POLICY, guardEveryWebContents, hardenSession, isSafeExternalUrl } from './app/security.ts';
@@ -19,8 +19,8 @@ import { claimSingleInstance } from './app/singleInstance.ts';
 import { utilitySyncProcessLauncher } from './app/syncProcess.ts';
 import { fitToDisplays, loadWindowState, saveWindowState, windowOptions } from './app/window.ts';
 import { registerIpc, webContentsEmitter } from './ipc/electronTransport.ts';
-import { logger, redact } from './log.ts';
-import { resolveDataDir } from './paths.ts';
+import { logger, redact } from './base/log.ts';
+import { resolveDataDir } from './base/paths.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -1,6 +1,6 @@
 /**
  * Benchmark child: what a person does with a synced cache, through the real handler table (core.ts
- * + handlers.ts + `dispatchCall`) and the database worker, in a fresh process that plays the
+ * + ipc/handlers.ts + `dispatchCall`) and the database worker, in a fresh process that plays the
  * Electron main process. Usage: `node test/bench/appChild.ts '<json QueryChildInput>'`.
  *
  *  1. cold open: a new core, then the first page of the contacts view (answered by the startup
@@ -31,7 +31,7 @@ import { CacheClient } from '../../electron/main/cache/worker/client.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
 import { queryContacts } from '../../electron/main/cache/read/queries.ts';
 import { createCore, type PlatformServices } from '../../electron/main/core/index.ts';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { markPhase, peakRss, report, rssParts, rssSampler, type RssParts } from './lib.ts';
 

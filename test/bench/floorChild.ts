@@ -113,7 +113,7 @@ function* stagedPages(input: StoreFloorInput): Generator<{ page: number; count: 
 
 function ingestFloor(input: StoreFloorInput): FloorChildResult {
   const db = openCache(input.cacheFile);
-  useBulkWriteSettings(db); // the sync connection's settings (sync/processEntry.ts)
+  useBulkWriteSettings(db); // the sync connection's settings (syncProcess.ts)
   const writer = new StageWriter(db);
   let writeMs = 0;
   let cpuMs = 0;

@@ -45,7 +45,7 @@ import { dirname, resolve } from 'node:path';
 import type { ExportRequest } from '../../shared/contract.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { exportSql } from '../../electron/main/cache/read/exportRows.ts';
-import { cacheFilePath } from '../../electron/main/paths.ts';
+import { cacheFilePath } from '../../electron/main/base/paths.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 import type { FloorChildInput, FloorChildResult, StoreFloorInput } from './floorChild.ts';
 import { fmt, lateAt, latencyStats, machine, markdownTable, mb, mib, percentile, ROOT, runChild, startSampleApiProcess, syncPageSize, type Metric, type PssTotal } from './lib.ts';

@@ -11,9 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
-import { cacheFilePath } from '../../electron/main/paths.ts';
+import { cacheFilePath } from '../../electron/main/base/paths.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
 import { expect, test } from './harness.ts';
 

@@ -22,7 +22,7 @@ import { buildLetterdeskApi } from '../../shared/bridge.ts';
 import { CALL_NAMES, EVENT_NAMES, type EventName, type EventPayload, type SyncStatus } from '../../shared/contract.ts';
 import { INVOKE_PATH, serveRenderer } from './rendererServer.ts';
 import { createCore, type Core, type PlatformServices } from '../../electron/main/core/index.ts';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall, FORBIDDEN_SENDER_RESULT } from '../../electron/main/ipc/dispatch.ts';
 
 const SCREENSHOT_DIR = resolve(import.meta.dirname, '../../test-results/screenshots');

@@ -7,7 +7,7 @@
  * Real handlers and sample API over loopback, built renderer.
  */
 import { existsSync } from 'node:fs';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';

@@ -6,7 +6,7 @@
  * contact; F6 goes to the detail panel itself. axe and screenshots of a multi-selection in both
  * themes.
  */
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { OrderDetail } from '../../shared/contract.ts';
 import type { OrderRow, RowPage } from '../../shared/query.ts';

@@ -8,7 +8,7 @@
  * bottom. Screenshots of the column menu and of a three-column sort in both themes.
  */
 import type { Locator } from '@playwright/test';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';

@@ -8,7 +8,7 @@
  * Screenshots of the narrow layout in both themes.
  */
 import type { Locator, Page } from '@playwright/test';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactDetail, OrderDetail } from '../../shared/contract.ts';
 import type { ContactFacets, ContactRow, RowPage } from '../../shared/query.ts';

@@ -10,7 +10,7 @@
  *   compared with the cache); a copy can be cancelled.
  */
 import type { Page } from '@playwright/test';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';

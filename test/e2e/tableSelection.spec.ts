@@ -7,7 +7,7 @@
  * actions. Screenshots of a multi-selection and the context menu in both themes.
  */
 import { readFileSync } from 'node:fs';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { OrderDetail } from '../../shared/contract.ts';
 import type { ContactRow, OrderRow, RowPage } from '../../shared/query.ts';

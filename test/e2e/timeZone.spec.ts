@@ -4,7 +4,7 @@
  * it (a filter in UTC days would not). Real handlers and sample API, built renderer, the browser in
  * the America/New_York time zone.
  */
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallInput, CallName, CallOutput, ExportRequest } from '../../shared/contract.ts';
 import { createCore, type Core } from '../../electron/main/core/index.ts';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { runCliProcess } from '../helpers/cliProcess.ts';
 

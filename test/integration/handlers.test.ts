@@ -11,10 +11,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallInput, CallName, CallOutput, EventName, EventPayload } from '../../shared/contract.ts';
 import { createCore, type Core, type PlatformServices } from '../../electron/main/core/index.ts';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
-import { cacheFilePath, syncLockPath } from '../../electron/main/paths.ts';
+import { cacheFilePath, syncLockPath } from '../../electron/main/base/paths.ts';
 
 interface Recorded {
   /** Every event, with whether the core said a sync was running when it was emitted. */

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_NAMES, type CallName, type EventName, type EventPayload, type Handlers } from '../../shared/contract.ts';
 import { ERROR_CODES } from '../../shared/errors.ts';
 import { createCore, type Core } from '../../electron/main/core/index.ts';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall, isPlainData } from '../../electron/main/ipc/dispatch.ts';
 import { describeInput, expectNoPollution, expectValidationError, isInvalid, malformedFor, notPlainData, RUNS, SEED, watchProcess } from '../reliability/fuzz.ts';
 

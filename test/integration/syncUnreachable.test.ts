@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName, EventPayload, SyncRun } from '../../shared/contract.ts';
 import { createCore, type Core } from '../../electron/main/core/index.ts';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ld-unreachable-'));

@@ -18,7 +18,7 @@ import type { CallInput, CallName, CallOutput, SyncRun } from '../../shared/cont
 import { createCore, type Core } from '../../electron/main/core/index.ts';
 import { Keychain } from '../../electron/main/credentials/keychain.ts';
 import { CredentialStore, type TokenBinding } from '../../electron/main/credentials/store.ts';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 
 interface Recorder {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallInput, CallName, CallOutput, EventName, EventPayload } from '../../shared/contract.ts';
 import type { ViewRefresh } from '../../shared/views.ts';
 import { createCore, type Core } from '../../electron/main/core/index.ts';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ld-views-'));

@@ -9,7 +9,7 @@ import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
-import { logger } from '../../electron/main/log.ts';
+import { logger } from '../../electron/main/base/log.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';

@@ -59,7 +59,7 @@ export const BASELINE: BaselineEntry[] = [
   },
   {
     check: 'OPEN_EXTERNAL_JS_CHECK',
-    file: 'main/handlers.ts',
+    file: 'main/ipc/handlers.ts',
     code: 'core.options.platform.openExternal(url);',
     reason: 'The openExternal handler validates with isSafeExternalUrl before calling the platform service.',
   },

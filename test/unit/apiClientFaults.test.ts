@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { inspect } from 'node:util';
 import { createApiClient, parseRetryAfter, type ApiClientOptions, type RequestOutcome } from '../../electron/main/api/client.ts';
-import { logger } from '../../electron/main/log.ts';
+import { logger } from '../../electron/main/base/log.ts';
 import { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { toErrorPayload } from '../../shared/errors.ts';
 

@@ -18,9 +18,9 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tokensFromEnv } from '../../electron/main/credentials/env.ts';
 import { CredentialStore, KEYCHAIN_SERVICE } from '../../electron/main/credentials/store.ts';
 import { sessionBusAnswers } from '../../electron/main/credentials/keychain.ts';
-import { redact } from '../../electron/main/log.ts';
+import { redact } from '../../electron/main/base/log.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
-import { removeProfileAndCredentials } from '../../electron/main/profiles/remove.ts';
+import { removeProfileAndCredentials } from '../../electron/main/core/profiles.ts';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures', 'credentialsChild.ts');
 /** A service of our own so parallel runs and real profiles never see these entries. */

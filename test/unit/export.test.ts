@@ -20,7 +20,7 @@ import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { exportColumns, LABEL_SEPARATOR } from '../../electron/main/export/columns.ts';
 import { CSV_DELIMITERS, neutralizeFormula } from '../../electron/main/export/csv.ts';
-import { TEMP_SUFFIX } from '../../electron/main/export/atomicFile.ts';
+import { TEMP_SUFFIX } from '../../electron/main/base/atomicFile.ts';
 import { defaultExportFileName, runExport } from '../../electron/main/export/run.ts';
 import { validateExportPath } from '../../electron/main/export/write.ts';
 

@@ -39,7 +39,7 @@ describe('import rules per folder', () => {
     expect(await restricted('renderer/src/state/probe.ts', "import { call } from '../lib/api.ts';\nexport const a = call;")).toEqual([]);
   });
   it('renderer/ and shared/ cannot reach electron/ by a relative path', async () => {
-    expect(await restricted('renderer/src/probe.ts', "import { logger } from '../../electron/main/log.ts';\nexport const a = logger;")).toHaveLength(1);
+    expect(await restricted('renderer/src/probe.ts', "import { logger } from '../../electron/main/base/log.ts';\nexport const a = logger;")).toHaveLength(1);
     expect(await restricted('shared/probe.ts', "import type { Core } from '../electron/main/core/index.ts';\nexport type A = Core;")).toHaveLength(1);
   });
   it.each(['api', 'cache', 'sync', 'export', 'profiles', 'credentials'])('electron/main/%s/ never imports the front ends above it, nor electron', async (zone) => {

@@ -4,7 +4,8 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../electron/main/api/client.ts';
-import { isLoopbackHost, normalizeBaseUrl } from '../../electron/main/profiles/baseUrl.ts';
+import { isLoopbackHost } from '../../shared/loopback.ts';
+import { normalizeBaseUrl } from '../../electron/main/profiles/baseUrl.ts';
 
 const LOOPBACK_HTTP = [
   ['http://localhost:3000/api/v1', 'http://localhost:3000/api/v1'],

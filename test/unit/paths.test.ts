@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheFilePath, logsDir, profilesFilePath, resolveDataDir } from '../../electron/main/paths.ts';
+import { cacheFilePath, logsDir, profilesFilePath, resolveDataDir } from '../../electron/main/base/paths.ts';
 
 describe('resolveDataDir', () => {
   it('uses ~/.config/Letterdesk on Linux, honouring an absolute XDG_CONFIG_HOME', () => {

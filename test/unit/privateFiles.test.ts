@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCache, sessionMarkerPath } from '../../electron/main/cache/store/db.ts';
-import { narrowToReplaced, replacementMode } from '../../electron/main/export/fileMode.ts';
-import { cacheDir, cacheFilePath, ensureDataDir } from '../../electron/main/paths.ts';
+import { narrowToReplaced, replacementMode } from '../../electron/main/base/atomicFile.ts';
+import { cacheDir, cacheFilePath, ensureDataDir } from '../../electron/main/base/paths.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'ld-private-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveProfileInputSchema, type ProfileInput } from '../../shared/contract.ts';
-import { profilesFilePath } from '../../electron/main/paths.ts';
+import { profilesFilePath } from '../../electron/main/base/paths.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 
 let dataDir: string;

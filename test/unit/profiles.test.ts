@@ -5,10 +5,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfileInput } from '../../shared/contract.ts';
-import { cacheFilePath, profilesFilePath } from '../../electron/main/paths.ts';
+import { cacheFilePath, profilesFilePath } from '../../electron/main/base/paths.ts';
 import { normalizeBaseUrl } from '../../electron/main/profiles/baseUrl.ts';
 import { newProfileId, ProfileStore } from '../../electron/main/profiles/store.ts';
-import { removeProfileAndCredentials } from '../../electron/main/profiles/remove.ts';
+import { removeProfileAndCredentials } from '../../electron/main/core/profiles.ts';
 import { CredentialStore } from '../../electron/main/credentials/store.ts';
 import { acquireSyncLock } from '../../electron/main/sync/lock.ts';
 

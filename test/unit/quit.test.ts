@@ -11,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { closeBeforeQuit } from '../../electron/main/app/quit.ts';
 import { sessionMarkerPath } from '../../electron/main/cache/store/db.ts';
 import { createCore } from '../../electron/main/core/index.ts';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
-import { cacheFilePath } from '../../electron/main/paths.ts';
+import { cacheFilePath } from '../../electron/main/base/paths.ts';
 import { FakeApp } from '../helpers/fakeElectron.ts';
 
 describe('closeBeforeQuit', () => {

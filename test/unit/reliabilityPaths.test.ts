@@ -22,8 +22,9 @@ import { EXPORT_KINDS, type ExportRequest } from '../../shared/contract.ts';
 import { isLetterdeskError } from '../../shared/errors.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
 import { defaultExportFileName, runExport } from '../../electron/main/export/run.ts';
-import { cacheFilePath } from '../../electron/main/paths.ts';
-import { isLoopbackHost, normalizeBaseUrl } from '../../electron/main/profiles/baseUrl.ts';
+import { cacheFilePath } from '../../electron/main/base/paths.ts';
+import { isLoopbackHost } from '../../shared/loopback.ts';
+import { normalizeBaseUrl } from '../../electron/main/profiles/baseUrl.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 import { RUNS, SEED } from '../reliability/fuzz.ts';
 

@@ -13,7 +13,7 @@ import { saveProfileInputSchema, type ProfileInput } from '../../shared/contract
 import { statusName, type StatusNames } from '../../shared/statusNames.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
 import { runExport } from '../../electron/main/export/run.ts';
-import { profilesFilePath } from '../../electron/main/paths.ts';
+import { profilesFilePath } from '../../electron/main/base/paths.ts';
 import { ProfileStore } from '../../electron/main/profiles/store.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';

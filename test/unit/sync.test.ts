@@ -16,10 +16,10 @@ import type { StagedRecord } from '../../electron/main/cache/build/ingest.ts';
 import { LetterdeskError } from '../../shared/errors.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { acquireSyncLock } from '../../electron/main/sync/lock.ts';
-import { syncLockPath } from '../../electron/main/paths.ts';
+import { syncLockPath } from '../../electron/main/base/paths.ts';
 import { SYNC_PROCESS_FLAGS, nodeSyncProcessLauncher, type SyncProcessExit, type SyncProcessStats } from '../../electron/main/sync/process.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
-import { logger } from '../../electron/main/log.ts';
+import { logger } from '../../electron/main/base/log.ts';
 import { WORKER_MIN_ROWS } from '../../electron/main/cache/build/searchIndexBuild.ts';
 import { WRITER_MIN_ROWS } from '../../electron/main/cache/build/stageWriter.ts';
 
@@ -230,7 +230,7 @@ describe('sync process launcher', () => {
   });
 
   it('runs the sync at a lower priority than the app: every thread of the sync process, not just its first', async () => {
-    const child = nodeSyncProcessLauncher(new URL('../../electron/main/sync/processEntry.ts', import.meta.url), []);
+    const child = nodeSyncProcessLauncher(new URL('../../electron/main/syncProcess.ts', import.meta.url), []);
     const pid = child.pid!;
     /** The nice value of each thread (Linux: field 19 of /proc/<pid>/task/<tid>/stat), else the process's. */
     const niceValues = (): number[] => {

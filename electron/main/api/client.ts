@@ -40,8 +40,8 @@ import {
   type Contact,
   type Order,
 } from '../../../shared/serviceRecords.ts';
-import { logger, redact, registerSecret } from '../log.ts';
-import { isLoopbackHost } from '../profiles/baseUrl.ts';
+import { logger, redact, registerSecret } from '../base/log.ts';
+import { isLoopbackHost } from '../../../shared/loopback.ts';
 import { DEFAULT_QUERY_ENCODING, type QueryEncoding, type ServiceQuery } from '../../../shared/serviceQuery.ts';
 import { describeRequest, encodeContactParams, encodeOrderParams, type ContactListParams, type OrderListParams } from './params.ts';
 import { authFailure, isFailure, nestedTooDeeply, nestsDeeperThan, readBodyCapped, redirectFailure, responseByteCap, type Failure } from './response.ts';

@@ -4,8 +4,8 @@
  * values; the client adds the endpoint, the attempts and advice, and decides on retries.
  */
 import type { ErrorCode } from '../../../shared/errors.ts';
-import { redact } from '../log.ts';
-import { readCappedBody } from '../cappedBody.ts';
+import { redact } from '../base/log.ts';
+import { readCappedBody } from '../base/cappedBody.ts';
 
 /** Why one attempt failed (thrown as a value, not an Error; see {@link isFailure}). */
 export interface Failure {

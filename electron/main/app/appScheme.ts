@@ -11,10 +11,10 @@ import { extname, isAbsolute, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { PREVIEW_PATH_PREFIX } from '../../../shared/previewKey.ts';
 import { previewResponse, type PreviewReader } from '../previews/serve.ts';
-import { BASE_HEADERS, errorResponse, notFound, type SchemeResponse } from './schemeResponse.ts';
+import { BASE_HEADERS, errorResponse, notFound, type SchemeResponse } from '../base/schemeResponse.ts';
 import { CONTENT_SECURITY_POLICY } from './security.ts';
 
-export type { SchemeResponse } from './schemeResponse.ts';
+export type { SchemeResponse } from '../base/schemeResponse.ts';
 
 /** The scheme's name. */
 export const APP_SCHEME = 'letterdesk';

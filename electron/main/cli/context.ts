@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { Profile } from '../../../shared/contract.ts';
 import { LetterdeskError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Core } from '../core/index.ts';
-import { resolveDataDir } from '../paths.ts';
+import { resolveDataDir } from '../base/paths.ts';
 import type { SampleApiOptions } from '../sampleApi/server.ts';
 import { EXIT } from './exitCodes.ts';
 import { writeLine } from './output.ts';

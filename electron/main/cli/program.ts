@@ -8,7 +8,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isLetterdeskError } from '../../../shared/errors.ts';
-import { logger, redact } from '../log.ts';
+import { logger, redact } from '../base/log.ts';
 import { registerExportCommand } from './commands/export.ts';
 import { registerListCommands } from './commands/list.ts';
 import { registerProfileCommands } from './commands/profile.ts';

@@ -9,7 +9,7 @@ import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { SavedView } from '../../../shared/views.ts';
 import { CacheClient } from '../cache/worker/client.ts';
-import { cacheFilePath, cacheFileSet, ensureDataDir } from '../paths.ts';
+import { cacheFilePath, cacheFileSet, ensureDataDir } from '../base/paths.ts';
 import { acquireSyncLock } from '../sync/lock.ts';
 
 /** Rows, last sync and last error of a resource never synced. */

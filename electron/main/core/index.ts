@@ -1,19 +1,19 @@
 /**
  * The main-side core (DESIGN.md "Core"): one composition root of small services — profiles,
  * credentials and tokens, the sample-API runtime, the open caches, connectivity, sync runs and
- * exports. The Electron handlers (handlers.ts), the command line (cli/) and the test harness are
+ * exports. The Electron handlers (ipc/handlers.ts), the command line (cli/) and the test harness are
  * thin front ends over it: every rule they share lives here, once.
  */
 import { join } from 'node:path';
-import type { Connectivity, Profile } from '../../../shared/contract.ts';
+import type { Connectivity, Profile, SaveProfileInput } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { createApiClient } from '../api/client.ts';
 import type { CacheClient } from '../cache/worker/client.ts';
 import { CredentialStore } from '../credentials/store.ts';
-import { logger } from '../log.ts';
-import { ensureDataDir, logsDir } from '../paths.ts';
-import { removeProfileAndCredentials, type RemovedProfile } from '../profiles/remove.ts';
+import { logger } from '../base/log.ts';
+import { ensureDataDir, logsDir } from '../base/paths.ts';
+import { removeProfileAndCredentials, saveProfileAndCredentials, type RemovedProfile } from './profiles.ts';
 import type { PreviewImage } from '../previews/serve.ts';
 import { ProfileStore } from '../profiles/store.ts';
 import { CacheRegistry } from './caches.ts';
@@ -62,6 +62,11 @@ export interface Core {
    * @throws LetterdeskError BUSY while a sync runs (here or in another process)
    */
   clearCache(): Promise<void>;
+  /**
+   * Saves a profile and, with `credentials`, its tokens, as one change (core/profiles.ts).
+   * @throws LetterdeskError VALIDATION; the keychain's error (nothing of the save kept)
+   */
+  saveProfile(input: SaveProfileInput): Promise<Profile>;
   /**
    * Removes a profile, its tokens and, with `purgeCache`, its cache.
    * @throws LetterdeskError BUSY while it syncs (here or in another process); NOT_FOUND
@@ -185,6 +190,7 @@ export function createCore(options: CoreOptions): Core {
       await caches.clear(profile.id);
       options.emit('cacheChanged', { profileId: profile.id, resources: ['contacts', 'orders'] });
     },
+    saveProfile: (input) => saveProfileAndCredentials(profiles, credentials, input),
     async removeProfile(profileId, { purgeCache }) {
       if (runs.runningFor(profileId)) throw new LetterdeskError('BUSY', 'This profile is syncing. Cancel the sync before removing it.');
       await caches.close(profileId);

@@ -10,7 +10,7 @@ import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
 import type { CredentialStore } from '../credentials/store.ts';
-import { logger } from '../log.ts';
+import { logger } from '../base/log.ts';
 import { startSync } from '../sync/controller.ts';
 import { refuseWhileSyncedElsewhere } from '../sync/lock.ts';
 import type { CacheRegistry } from './caches.ts';

@@ -8,7 +8,7 @@ import type { Profile } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { tokensFromEnv } from '../credentials/env.ts';
 import { bindingOf, type CredentialStore, type Tokens } from '../credentials/store.ts';
-import { registerSecret } from '../log.ts';
+import { registerSecret } from '../base/log.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../sampleApi/server.ts';
 import type { TokenSourceOptions } from './options.ts';
 

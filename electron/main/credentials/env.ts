@@ -4,7 +4,7 @@
  */
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { normalizeTokens, type Tokens } from './store.ts';
-import { registerSecret } from '../log.ts';
+import { registerSecret } from '../base/log.ts';
 
 /** The variable holding the access (bearer) token. */
 export const ACCESS_TOKEN_ENV = 'LETTERDESK_ACCESS_TOKEN';

@@ -11,7 +11,7 @@
 import net from 'node:net';
 import type * as KeytarModule from 'keytar';
 import { LetterdeskError } from '../../../shared/errors.ts';
-import { redact } from '../log.ts';
+import { redact } from '../base/log.ts';
 
 /** The keytar functions Letterdesk uses. */
 export type KeytarApi = Pick<typeof KeytarModule, 'getPassword' | 'setPassword' | 'deletePassword' | 'findCredentials'>;

@@ -16,7 +16,7 @@
  */
 import type { CredentialStatus } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
-import { logger, registerSecret } from '../log.ts';
+import { logger, registerSecret } from '../base/log.ts';
 import { Keychain } from './keychain.ts';
 
 /** The keychain service name (DESIGN.md). */

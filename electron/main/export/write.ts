@@ -22,13 +22,13 @@ import type { ExportRequest } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { openExportRows, type ExportRows } from '../cache/read/exportRows.ts';
 import type { CacheJobs, ExportProgressValue } from '../cache/worker/methods.ts';
-import { cacheFileSet, profilesFilePath, syncLockPath } from '../paths.ts';
-import { createAtomicFile, fileError, removeStaleTempFiles, type AtomicFile } from './atomicFile.ts';
+import { cacheFileSet, profilesFilePath, syncLockPath } from '../base/paths.ts';
+import { createAtomicFile, fileError, removeStaleTempFiles, type AtomicFile } from '../base/atomicFile.ts';
 import { CsvFileWriter, type CsvValue } from './csv.ts';
 
-/** Logs through log.ts, loaded on first use (electron-log would add to the database worker's start). */
+/** Logs through base/log.ts, loaded on first use (electron-log would add to the database worker's start). */
 function log(level: 'info' | 'warn', ...args: unknown[]): void {
-  void import('../log.ts').then(({ logger }) => logger[level](...args));
+  void import('../base/log.ts').then(({ logger }) => logger[level](...args));
 }
 
 /** Progress of a running export. */

@@ -16,7 +16,7 @@ import { connect as tlsConnect } from 'node:tls';
 import type { PreviewImage } from './serve.ts';
 import { isLoopbackProfile, mayFetchPreviewFrom, previewAddressVerdict, unbracket } from './address.ts';
 import { sniffImageType } from './imageType.ts';
-import { readCappedBody } from '../cappedBody.ts';
+import { readCappedBody } from '../base/cappedBody.ts';
 
 /** Where each download's outcome goes (the cache, in `refreshPreviews`). */
 export interface PreviewSink {

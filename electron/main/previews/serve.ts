@@ -3,7 +3,7 @@
  * scheme"): the page shows a template's preview without any network request, and offline.
  */
 import { PREVIEW_KEY_PATTERN } from '../../../shared/previewKey.ts';
-import { BASE_HEADERS, notFound, type SchemeResponse } from '../app/schemeResponse.ts';
+import { BASE_HEADERS, notFound, type SchemeResponse } from '../base/schemeResponse.ts';
 import type { PreviewImage } from '../cache/store/previewImage.ts';
 import { sniffImageType } from './imageType.ts';
 

@@ -18,10 +18,10 @@ import { queryEncodingSchema } from '../../../shared/serviceQuery.ts';
 import { MAX_STATUS_NAMES, STATUS_CODE_KEY, STATUS_COLOURS, type StatusNames } from '../../../shared/statusNames.ts';
 import { ENVIRONMENTS, profileInputSchema, type Profile, type ProfileInput, type ProfileList } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
-import { logger } from '../log.ts';
-import { cacheFilePath, cacheFileSet, profilesFilePath } from '../paths.ts';
-import { tryLock } from '../lockFiles.ts';
-import { moveAsideSync, writeFileAtomicSync } from './atomicFile.ts';
+import { logger } from '../base/log.ts';
+import { cacheFilePath, cacheFileSet, profilesFilePath } from '../base/paths.ts';
+import { tryLock } from '../base/lockFiles.ts';
+import { moveAsideSync, writeFileAtomicSync } from '../base/atomicFile.ts';
 import { normalizeBaseUrl } from './baseUrl.ts';
 
 /** Version of the profiles file format. */

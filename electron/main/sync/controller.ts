@@ -1,6 +1,6 @@
 /**
  * Starting a sync from the main process (DESIGN.md "Sync"): starts the sync process (process.ts,
- * entry processEntry.ts), relays progress and request outcomes, forwards cancellation, and resolves
+ * entry ../syncProcess.ts), relays progress and request outcomes, forwards cancellation, and resolves
  * with the recorded runs.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,7 @@ import { fromErrorPayload, LetterdeskError, type ErrorCode } from '../../../shar
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
 import { entryUrl } from '../entries.ts';
-import { logger } from '../log.ts';
+import { logger } from '../base/log.ts';
 import { DEFAULT_CONCURRENCY } from './decisions.ts';
 import { acquireSyncLock } from './lock.ts';
 import { DEFAULT_QUERY_ENCODING, type QueryEncoding } from '../../../shared/serviceQuery.ts';
@@ -78,7 +78,7 @@ export interface StartSyncOptions {
   onProcessEnd?: (stats: SyncProcessStats) => void;
 }
 
-/** Where the sync process's entry is (entries.ts: `processEntry.ts` from sources, `syncProcess.js` beside the built main bundle). */
+/** Where the sync process's entry is (entries.ts: `syncProcess.ts` from sources, `syncProcess.js` beside the built main bundle). */
 export function defaultSyncProcessUrl(): URL {
   return entryUrl('syncProcess');
 }
@@ -102,7 +102,7 @@ export const SYNC_PROCESS_HEAP_LIMITS: readonly (SyncHeapLimit | undefined)[] = 
 
 /**
  * Runs a sync of `resources`, then the refresh of `views`, in a sync process (process.ts,
- * processEntry.ts), again in a new process with a larger heap limit if the process ends without a
+ * ../syncProcess.ts), again in a new process with a larger heap limit if the process ends without a
  * result — out of memory, or killed — see {@link SYNC_PROCESS_HEAP_LIMITS}; each new process
  * resumes from the pages already written, and skips the resources and views already reported.
  * @returns one SyncRun per resource attempted; a 401/403 gives a run with outcome `failed` and

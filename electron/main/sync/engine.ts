@@ -1,7 +1,7 @@
 /**
  * The sync engine (DESIGN.md "Sync"): a full, paged mirror of each resource into staging, verified,
  * then published in one transaction. Plain async code over one better-sqlite3 connection and a
- * {@link PageSource}; the sync process (processEntry.ts) is a thin shell around {@link runSync},
+ * {@link PageSource}; the sync process (../syncProcess.ts) is a thin shell around {@link runSync},
  * and tests, the CLI and the benchmark can call it directly.
  *
  * Per resource, in named steps:
@@ -28,7 +28,7 @@ import { randomUUID } from 'node:crypto';
 import { endsSync, type DataSource, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
 import { isLetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
-import { logger } from '../log.ts';
+import { logger } from '../base/log.ts';
 import { changeCounts } from '../cache/build/changes.ts';
 import { dropLeftovers } from '../cache/build/publish.ts';
 import { MirrorStaging } from '../cache/build/staging.ts';

@@ -10,8 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { LetterdeskError } from '../../../shared/errors.ts';
-import { cacheFilePath, syncLockPath } from '../paths.ts';
-import { lockHolder, tryLock, type LockHolder } from '../lockFiles.ts';
+import { cacheFilePath, syncLockPath } from '../base/paths.ts';
+import { lockHolder, tryLock, type LockHolder } from '../base/lockFiles.ts';
 
 /** The BUSY error for the sync lock `file` held by `holder`. */
 function syncLockBusy(file: string, holder: LockHolder): LetterdeskError {

@@ -1,6 +1,6 @@
 /**
  * The operating-system process a sync runs in (DESIGN.md "Sync"), and the protocol between it and
- * the controller (controller.ts); its entry is processEntry.ts. The sync is the one job that holds
+ * the controller (controller.ts); its entry is ../syncProcess.ts. The sync is the one job that holds
  * megabytes of JSON per page for minutes; in a process of its own its peak memory is its own (not
  * added to the window's, the database worker's and the main thread's), a heap limit applies to it
  * alone, and everything it allocated goes back to the system when it exits — freed memory in a
@@ -111,7 +111,7 @@ export interface SyncProcess {
 
 /**
  * Starts `script` as a sync process.
- * @param script the entry (`processEntry.ts` from sources, `syncProcess.js` beside the built main bundle)
+ * @param script the entry (`syncProcess.ts` from sources, `syncProcess.js` beside the built main bundle)
  * @param execArgv runtime flags for the new process (the heap limit, see {@link heapLimitArgs})
  */
 export type SyncProcessLauncher = (script: URL, execArgv: string[]) => SyncProcess;

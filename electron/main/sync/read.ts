@@ -9,7 +9,7 @@
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewServiceQuery } from '../../../shared/views.ts';
 import { isLetterdeskError } from '../../../shared/errors.ts';
-import { logger } from '../log.ts';
+import { logger } from '../base/log.ts';
 import type { ReadStaging, StagingState } from '../cache/build/staging.ts';
 import {
   countInvalidFromStaging, duplicateIds, exceedsMirrorLimits, fitFirstPage, isConsistent, isResumable, lanesFor, listsIdsTwice, mayCountFromOne, mustGiveUp,

@@ -12,7 +12,7 @@ import type { SyncProgress } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError, type ErrorPayload } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewMembership, ViewRefresh, ViewServiceQuery } from '../../../shared/views.ts';
-import { logger } from '../log.ts';
+import { logger } from '../base/log.ts';
 import { refreshTarget } from '../cache/savedViews/savedViews.ts';
 import { collectViewGarbage, currentMembership, publishMembership, recordRefreshFailure } from '../cache/savedViews/publish.ts';
 import { MembershipStaging } from '../cache/savedViews/staging.ts';

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { chromium, type Page } from '@playwright/test';
 import { pathToFileURL } from 'node:url';
 import { createCore, type Core, type PlatformServices } from '../../../electron/main/core/index.ts';
-import { createHandlers } from '../../../electron/main/handlers.ts';
+import { createHandlers } from '../../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../../electron/main/ipc/dispatch.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../../electron/main/sampleApi/server.ts';
 import { bindHandlers, handlersInvoker, pageEmitter } from '../../e2e/harness.ts';

@@ -19,7 +19,7 @@ const THREAD_CACHE_KIB = 2048;
 
 /**
  * The thread's nice value while it indexes staged pages, the lowest: below the read's own work
- * (fetching, parsing, staging; the sync process runs at nice 10, sync/processEntry.ts), so that
+ * (fetching, parsing, staging; the sync process runs at nice 10, syncProcess.ts), so that
  * it takes only a core the read leaves idle.
  */
 const STAGED_NICE = 19;

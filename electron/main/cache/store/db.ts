@@ -12,21 +12,21 @@
  *    writes and its `close()` removes; a marker whose process is gone means the last session
  *    ended without closing the cache.
  */
-import { processAlive } from '../../lockFiles.ts';
+import { processAlive } from '../../base/lockFiles.ts';
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { LetterdeskError, isLetterdeskError } from '../../../../shared/errors.ts';
-import { SESSION_MARKER_SUFFIX, cacheFileSet } from '../../paths.ts';
+import { SESSION_MARKER_SUFFIX, cacheFileSet } from '../../base/paths.ts';
 import { registerLocaleKey } from './collation.ts';
 import { SCHEMA_VERSION, assertNotTooNew, migrate } from './migrations/index.ts';
 
 /**
- * Logs through log.ts, loaded on first use: the database worker imports this module, and loading
+ * Logs through base/log.ts, loaded on first use: the database worker imports this module, and loading
  * electron-log up front would add ~30 ms to every cache open (issue 8, cold open).
  */
 function log(level: 'info' | 'warn' | 'error', ...args: unknown[]): void {
-  void import('../../log.ts').then(({ logger }) => logger[level](...args));
+  void import('../../base/log.ts').then(({ logger }) => logger[level](...args));
 }
 
 /** Options of {@link openCache}. */

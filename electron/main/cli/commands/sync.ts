@@ -4,7 +4,7 @@ import type { SyncRun } from '../../../../shared/contract.ts';
 import { LetterdeskError, type ErrorCode } from '../../../../shared/errors.ts';
 import { RESOURCES, type Resource } from '../../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../../shared/views.ts';
-import { logger } from '../../log.ts';
+import { logger } from '../../base/log.ts';
 import { chosenProfile, withContext, withInterrupt, type CliIo } from '../context.ts';
 import { fmt, writeLine } from '../output.ts';
 import { syncProgressView } from '../progress.ts';

@@ -5,8 +5,8 @@
  * The owner stops it with `worker.terminate()`, which closes the listening socket.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { toErrorPayload } from '../../../shared/errors.ts';
-import { startSampleApi, type SampleApiOptions } from './server.ts';
+import { toErrorPayload } from '../../shared/errors.ts';
+import { startSampleApi, type SampleApiOptions } from './sampleApi/server.ts';
 
 try {
   const server = await startSampleApi(workerData as SampleApiOptions);

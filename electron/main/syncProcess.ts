@@ -1,8 +1,8 @@
 /**
- * The entry of the sync process (process.ts): its own connection to the cache, the network,
+ * The entry of the sync process (sync/process.ts): its own connection to the cache, the network,
  * parsing and writes, all outside the main process (the database worker keeps serving the last
  * published snapshot meanwhile; WAL). A thin shell around {@link runSync}; started by
- * controller.ts, which sends one `start` message with {@link SyncStartData} and may send `cancel`.
+ * sync/controller.ts, which sends one `start` message with {@link SyncStartData} and may send `cancel`.
  *
  * Runs under Electron's utility process (`process.parentPort`) or as a Node child with an IPC
  * channel (`process.send`). Before its last message ('done' or 'error') it has closed the cache,
@@ -11,13 +11,13 @@
 import { readdirSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
-import { toErrorPayload } from '../../../shared/errors.ts';
-import { openCache, useBulkWriteSettings } from '../cache/store/db.ts';
-import { logger } from '../log.ts';
-import { refreshPreviews } from '../previews/refresh.ts';
-import { runSync } from './engine.ts';
-import { createHttpPageSource } from './httpSource.ts';
-import type { SyncControlMessage, SyncProcessMessage, SyncProcessStats, SyncStartData } from './process.ts';
+import { toErrorPayload } from '../../shared/errors.ts';
+import { openCache, useBulkWriteSettings } from './cache/store/db.ts';
+import { logger } from './base/log.ts';
+import { refreshPreviews } from './previews/refresh.ts';
+import { runSync } from './sync/engine.ts';
+import { createHttpPageSource } from './sync/httpSource.ts';
+import type { SyncControlMessage, SyncProcessMessage, SyncProcessStats, SyncStartData } from './sync/process.ts';
 
 /** The channel to the controller, whichever runtime started this process. */
 interface ParentChannel {

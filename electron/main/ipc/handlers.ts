@@ -7,16 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { platform } from 'node:os';
-import type { Handlers, Profile, ProfileList, SyncStatus } from '../../shared/contract.ts';
-import { LetterdeskError } from '../../shared/errors.ts';
-import { isSafeExternalUrl } from './app/security.ts';
-import type { CacheClient } from './cache/worker/client.ts';
-import { testConnection } from './core/connectionTest.ts';
-import type { Core } from './core/index.ts';
-import { bindingOf, normalizeTokens, sameBinding } from './credentials/store.ts';
-import { logger } from './log.ts';
-import { exportColumns } from './export/columns.ts';
-import { defaultExportFileName } from './export/run.ts';
+import type { Handlers, Profile, ProfileList, SyncStatus } from '../../../shared/contract.ts';
+import { LetterdeskError } from '../../../shared/errors.ts';
+import { isSafeExternalUrl } from '../app/security.ts';
+import type { CacheClient } from '../cache/worker/client.ts';
+import { testConnection } from '../core/connectionTest.ts';
+import type { Core } from '../core/index.ts';
+import { bindingOf, normalizeTokens } from '../credentials/store.ts';
+import { exportColumns } from '../export/columns.ts';
+import { defaultExportFileName } from '../export/run.ts';
 
 const SAMPLE_PROFILE_NAME = 'Sample data';
 
@@ -48,28 +47,8 @@ export function createHandlers(core: Core): Handlers {
       return profileList();
     },
 
-    async saveProfile({ credentials, ...input }) {
-      // Malformed tokens are refused before anything is written.
-      const tokens = credentials ? normalizeTokens(credentials) : null;
-      const before = input.id === undefined ? null : core.profiles.get(input.id);
-      const profile = core.profiles.save(input);
-      const binding = bindingOf(profile);
-      if (credentials && tokens) {
-        try {
-          await core.credentials.set(profile.id, tokens, { sessionOnly: credentials.sessionOnly, boundTo: binding });
-        } catch (error) {
-          // Nothing of this save is kept. A new profile whose tokens could not be stored is removed
-          // (the person is still in the form, with the error, and submitting again does not meet
-          // "a profile named … exists"); an edited one gets its fields back, so the old tokens are
-          // never sent to a base URL that was meant for the new ones.
-          if (before === null) core.profiles.remove(profile.id);
-          else core.profiles.save({ id: before.id, name: before.name, environment: before.environment, baseUrl: before.baseUrl, accountId: before.accountId, pageSize: before.pageSize });
-          throw error;
-        }
-      } else if (before !== null && !sameBinding(bindingOf(before), binding)) {
-        // A new address or account asks for its own tokens: the old ones are never sent there.
-        await core.credentials.clear(profile.id).catch((error: unknown) => logger.warn(`profiles: tokens of ${profile.id} not removed after its address changed`, error));
-      }
+    async saveProfile(input) {
+      const profile = await core.saveProfile(input);
       if (core.profiles.list().activeProfileId === null) core.profiles.use(profile.id);
       profilesChanged();
       return profile;

@@ -14,7 +14,7 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LetterdeskError } from '../../shared/errors.ts';
+import { LetterdeskError } from '../../../shared/errors.ts';
 
 /** The product name Electron uses for the `userData` folder (package.json `productName`). */
 export const APP_FOLDER_NAME = 'Letterdesk';

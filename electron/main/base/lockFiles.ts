@@ -1,6 +1,6 @@
 /**
  * Files that name the process that owns them: a cache's session marker (cache/store/db.ts), an export's
- * temporary files (export/atomicFile.ts), and the two lock files taken here — the sync lock of a
+ * temporary files (atomicFile.ts), and the two lock files taken here — the sync lock of a
  * cache (sync/lock.ts) and the profiles file's lock (profiles/store.ts). The app and the CLI share
  * the data folder; a lock keeps them apart, and one whose process is gone is taken over.
  */
