@@ -11,15 +11,57 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 /** A relative import that reaches into electron/ (only main and the preload live there). */
 const toElectronFolder = (folder) => ({ regex: '^(\\.\\./)+electron/', message: `${folder} cannot reach electron/ by a relative path; share code through shared/.` });
 
-/**
- * Zones inside electron/main: the modules below the core (api, cache, sync, export, profiles,
- * credentials) never import the front ends above them (ipc, app, the core, the CLI, the handler
- * table, the Electron entry) nor Electron itself, since the CLI and the worker threads run them in
- * plain Node; the cache imports neither the sync nor the export, which are built on it.
- */
-const upward = { regex: '^(\\.\\./)+(ipc|app|core|cli)/|^(\\.\\./)+(handlers|index)\\.ts$', message: 'Modules below the core never import ipc/, app/, core/, cli/, handlers.ts or index.ts: pass what they need in as arguments.' };
-const cacheUpward = { regex: '^(\\.\\./)+(sync|export)/', message: 'cache/ is below sync/ and export/: it never imports them (register jobs from outside cache/).' };
 const noElectron = { name: 'electron', message: 'This module runs in plain Node too (CLI, worker threads): no electron here.' };
+
+/**
+ * The main process's tiers, lowest first (docs/architecture.md "Main-side modules"). A folder may
+ * import the folders of every lower tier and shared/; nothing imports upwards. sampleApi/ sits
+ * with the second tier: it uses base/ and shared/ only, and the core and the CLI start it.
+ */
+const MAIN_TIERS = [['base'], ['api', 'credentials', 'profiles', 'sampleApi'], ['cache'], ['sync', 'export', 'previews'], ['core'], ['ipc', 'app', 'cli']];
+/** Imports within a tier, each folder → the folders of its own tier it may import (no circle). */
+const SAME_TIER = { ipc: ['app'] };
+const MAIN_FOLDERS = MAIN_TIERS.flat();
+/**
+ * Each main-process folder → the folders it may import: an allow-list, as VS Code's layering rule
+ * gives each layer one.
+ */
+const MAIN_IMPORTS = Object.fromEntries(
+  MAIN_TIERS.flatMap((tier, level) => tier.map((folder) => [folder, [...MAIN_TIERS.slice(0, level).flat(), ...(SAME_TIER[folder] ?? [])]])),
+);
+/** What a folder may not import: every other folder not on its allow-list. */
+const folderImports = (folder, allowed) => {
+  const forbidden = MAIN_FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
+  return {
+    regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
+    message: `electron/main/${folder}/ may import ${allowed.length ? allowed.map((f) => `${f}/`).join(', ') : 'no other folder'} and shared/ only (the tiers: ${MAIN_TIERS.map((t) => t.join(', ')).join(' → ')}): move what both need down, or pass it in as an argument.`,
+  };
+};
+/** The entry files at the top of electron/main start things; nothing imports them (entries.ts, their table, excepted). */
+const entryFiles = {
+  regex: '^(\\.\\./)+(index|dbWorker|searchIndexWorker|stageWriterWorker|syncProcess|sampleApiWorker)\\.ts$',
+  message: 'The entry files at the top of electron/main start a process or a thread; nothing imports them (entries.ts names them).',
+};
+/** Folders whose modules the app's Electron shell and transport alone may touch Electron in (types only: index.ts passes the objects). */
+const ELECTRON_TYPES = ['app', 'ipc'];
+
+/**
+ * The cache's zones (docs/architecture.md "The cache"), each → the zones it may import: store/
+ * nothing, read/ and build/ only store/, the worker store/ and read/ (and the saved views' own
+ * records, savedViews/savedViews.ts, whose methods it serves), savedViews/ read/, build/ and
+ * store/. Files at the cache's top (a public face) may import every zone.
+ */
+const CACHE_ZONES = ['store', 'worker', 'read', 'build', 'savedViews'];
+const ZONE_IMPORTS = { store: [], read: ['store'], build: ['store'], worker: ['store', 'read'], savedViews: ['store', 'read', 'build'] };
+const zoneImports = (zone, allowed) => {
+  // The worker may import savedViews/savedViews.ts alone: the second pattern refuses the rest.
+  const forbidden = CACHE_ZONES.filter((z) => z !== zone && !allowed.includes(z) && !(zone === 'worker' && z === 'savedViews'));
+  const message = `cache/${zone}/ may import ${allowed.length ? allowed.map((z) => `cache/${z}/`).join(', ') : 'no other zone of the cache'}${zone === 'worker' ? ' and cache/savedViews/savedViews.ts' : ''}: move what both need into cache/store/.`;
+  const patterns = [{ regex: `^(\\.\\./)+(${forbidden.join('|')})/`, message }];
+  if (zone === 'worker') patterns.push({ regex: '^(\\.\\./)+savedViews/(?!savedViews\\.ts$)', message });
+  return patterns;
+};
+
 /** The same rule for `import()` with a literal path, which no-restricted-imports does not see. */
 const dynamicImport = (pattern, message) => ({ selector: `ImportExpression[source.value=/${pattern.replaceAll('/', '\\/')}/]`, message });
 
@@ -104,20 +146,29 @@ export default tseslint.config(
     files: [`renderer/src/components/${room}/**/*.svelte`, `renderer/src/components/${room}/**/*.ts`],
     rules: { 'no-restricted-imports': rendererImports(componentsCallState, roomImports(room, allowed)) },
   })),
-  {
-    files: ['electron/main/{api,sync,export,profiles,credentials}/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [upward] }],
-      'no-restricted-syntax': ['error', dynamicImport(upward.regex, upward.message)],
-    },
-  },
-  {
-    files: ['electron/main/cache/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [upward, cacheUpward] }],
-      'no-restricted-syntax': ['error', dynamicImport(upward.regex, upward.message), dynamicImport(cacheUpward.regex, cacheUpward.message)],
-    },
-  },
+  // The main process's tiers: each folder's allow-list (MAIN_IMPORTS), no importing an entry
+  // file, and no electron but its types in app/ and ipc/. The cache's zones repeat their tier's
+  // rule, since a later block for the same files replaces an earlier one.
+  ...Object.entries(MAIN_IMPORTS).map(([folder, allowed]) => {
+    const patterns = [folderImports(folder, allowed), entryFiles];
+    return {
+      files: [`electron/main/${folder}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': ['error', { paths: ELECTRON_TYPES.includes(folder) ? [] : [noElectron], patterns }],
+        'no-restricted-syntax': ['error', ...patterns.map((p) => dynamicImport(p.regex, p.message))],
+      },
+    };
+  }),
+  ...Object.entries(ZONE_IMPORTS).map(([zone, allowed]) => {
+    const patterns = [folderImports('cache', MAIN_IMPORTS.cache), entryFiles, ...zoneImports(zone, allowed)];
+    return {
+      files: [`electron/main/cache/${zone}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': ['error', { paths: [noElectron], patterns }],
+        'no-restricted-syntax': ['error', ...patterns.map((p) => dynamicImport(p.regex, p.message))],
+      },
+    };
+  }),
   {
     files: ['electron/preload/**/*.ts'],
     rules: {
@@ -130,11 +181,11 @@ export default tseslint.config(
   {
     // The Electron glue receives Electron's objects as parameters (index.ts, the composition root,
     // passes them), so the unit tests can hand it fakes typed against electron.d.ts.
-    files: ['electron/main/app/**/*.ts'],
+    files: ELECTRON_TYPES.map((folder) => `electron/main/${folder}/**/*.ts`),
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', allowTypeImports: true, message: 'app/ takes Electron objects as parameters from index.ts: import only types from electron here.' }] },
+        { paths: [{ name: 'electron', allowTypeImports: true, message: 'app/ and ipc/ take Electron objects as parameters from index.ts: import only types from electron here.' }] },
       ],
     },
   },
