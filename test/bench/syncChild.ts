@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     await call('setCredentials', { profileId, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, sessionOnly: true });
     await call('queryContacts', { query: {}, window: { offset: 0, limit: 100 } });
     // The app at rest before someone clicks Sync: the database worker loads the export module 1 s
-    // after it starts (cache/worker.ts), ≈ 10 MiB that would otherwise count as the sync's.
+    // after it starts (cache/worker/client.ts), ≈ 10 MiB that would otherwise count as the sync's.
     await new Promise((resolve) => setTimeout(resolve, 1500));
   }
 

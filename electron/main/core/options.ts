@@ -73,7 +73,7 @@ export interface CoreOptions {
   /** How often to probe the service while it is unreachable, in ms. @default 15000 */
   probeIntervalMs?: number;
   /**
-   * Script of the database worker. @default beside the cache client (`worker.ts` when running from
+   * Script of the database worker. @default `entryUrl('dbWorker')` (`dbWorker.ts` when running from
    * sources, `dbWorker.js` in the build); the benchmark points it at the built bundle.
    */
   cacheWorkerUrl?: URL;
