@@ -4,7 +4,7 @@
  * the visual ones in both themes at 1360×860 and 1024×700.
  */
 import type { Locator, Page } from '@playwright/test';
-import { createHandlers } from '../../electron/main/handlers.ts';
+import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import { SAMPLE_ACCESS_TOKEN } from '../../electron/main/sampleApi/server.ts';
 import type { CampaignRow } from '../../shared/summaries.ts';
