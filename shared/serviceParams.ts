@@ -6,15 +6,14 @@
  *
  * Pure module: other shared/ files only, no zod.
  */
+import { ADDRESS_STATUSES, ORDER_SOURCES, ORDER_STATUSES, PAYMENT_STATUSES, type AddressStatus } from './vocabularies.ts';
 import { clip } from './zodIssues.ts';
+
+export { ADDRESS_STATUSES, type AddressStatus } from './vocabularies.ts';
 
 /** The two listings a service query runs against. */
 export const SERVICE_RESOURCES = ['contacts', 'orders'] as const;
 export type ServiceResource = (typeof SERVICE_RESOURCES)[number];
-
-/** §3 contact address statuses: the whole vocabulary of `addressStatus`. */
-export const ADDRESS_STATUSES = ['Failed', 'Verified'] as const;
-export type AddressStatus = (typeof ADDRESS_STATUSES)[number];
 
 /** §3 last-mailed statuses the spec names; it says further values exist, so any text is accepted. */
 export const LAST_MAILED_STATUS_EXAMPLES = ['In Transit', 'Mailed', 'Scheduled'] as const;
@@ -101,9 +100,11 @@ export interface OrderServiceQuery {
   /** Order identifier or name ("arriving in a later release" on the service). */
   search?: string;
   productTypes?: string[];
+  /** The SDK's names (vocabularies.ts `ORDER_SOURCES`) or any other text. */
   sources?: string[];
-  /** Free text: §4.2 types it as a string (the §2.3 `status` codes are one possibility). */
+  /** The SDK's names (vocabularies.ts `ORDER_STATUSES`) or any other text: §4.2 types it as a string. */
   orderStatus?: string[];
+  /** The SDK's names (vocabularies.ts `PAYMENT_STATUSES`) or any other text. */
   paymentStatus?: string[];
   createdDate?: DateRange;
   scheduledDate?: DateRange;
@@ -137,7 +138,7 @@ export interface ServiceParamSpec {
   readonly values: readonly string[];
   /** Whether values outside `values` are accepted. */
   readonly open: boolean;
-  /** What `--param NAME=VALUE` takes, in words, e.g. "Failed, Verified (comma-separated)". */
+  /** What `--param NAME=VALUE` takes, in words, e.g. "Failed, Verified, Corrected (comma-separated)". */
   readonly accepts: string;
   /** What the parameter filters on, from the spec. */
   readonly help: string;
@@ -149,6 +150,8 @@ const DATE_RANGE_ACCEPTS = 'a date range START..END as YYYY-MM-DD, either end op
 const BOOLEAN_ACCEPTS = 'true or false';
 const TEXT_ACCEPTS = 'any text';
 const LIST_ACCEPTS = 'one or more values, comma-separated';
+/** What an open list with known values takes, e.g. "values such as PENDING, PAID, or any other (comma-separated)". */
+const knownOrAny = (values: readonly string[]): string => `values such as ${values.join(', ')}, or any other (comma-separated)`;
 
 const param = (section: ServiceParamSpec['section'], name: string, kind: ServiceParamKind, help: string, extra: Partial<Pick<ServiceParamSpec, 'values' | 'open' | 'accepts'>> = {}): ServiceParamSpec => {
   const accepts = { text: TEXT_ACCEPTS, list: LIST_ACCEPTS, labelIds: 'label ids (digits), comma-separated, e.g. 7001,7002', dateRange: DATE_RANGE_ACCEPTS, boolean: BOOLEAN_ACCEPTS, meta: TEXT_ACCEPTS }[kind];
@@ -174,9 +177,9 @@ export const SERVICE_PARAMS: Readonly<Record<ServiceResource, readonly ServicePa
   orders: Object.freeze([
     param('§4.2', 'search', 'text', 'Order identifier or order name (arriving in a later release of the service).'),
     param('§4.2', 'productTypes', 'list', 'Product types.'),
-    param('§4.2', 'sources', 'list', 'Where the order came from.'),
-    param('§4.2', 'orderStatus', 'list', 'Order status.'),
-    param('§4.2', 'paymentStatus', 'list', 'Payment status.'),
+    param('§4.2', 'sources', 'list', 'Where the order came from.', { values: ORDER_SOURCES, accepts: knownOrAny(ORDER_SOURCES) }),
+    param('§4.2', 'orderStatus', 'list', 'Order status.', { values: ORDER_STATUSES, accepts: knownOrAny(ORDER_STATUSES) }),
+    param('§4.2', 'paymentStatus', 'list', 'Payment status.', { values: PAYMENT_STATUSES, accepts: knownOrAny(PAYMENT_STATUSES) }),
     param('§4.2', 'createdDate', 'dateRange', 'When the order was created.'),
     param('§4.2', 'scheduledDate', 'dateRange', 'When the order is scheduled.'),
     param('§4.2', 'processingDate', 'dateRange', 'When the order was processed.'),

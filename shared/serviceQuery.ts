@@ -8,8 +8,9 @@
  *  - lists (`addressStatus`, `lastMailedStatus`, `tags`; `productTypes`, `sources`, `orderStatus`,
  *    `paymentStatus`, `createdBy`): non-empty arrays of non-empty strings without commas (the
  *    orders' lists travel comma-separated and the CLI separates items with commas). `addressStatus`
- *    takes Failed and Verified only (§3); `tags` takes label ids (§2.2: digits); the rest are free
- *    text, `orderStatus` included (§4.2 types it as a string);
+ *    takes Failed, Verified (§3) and Corrected (the service's documentation) only; `tags` takes
+ *    label ids (§2.2: digits); the rest are free text: `orderStatus`, `paymentStatus` and `sources`
+ *    have known values (shared/vocabularies.ts) but take any other, as §4.2 types them as strings;
  *  - date ranges (`lastMailedDate`; `createdDate`, `scheduledDate`, `processingDate`):
  *    `{ startDate?, endDate? }` as calendar days YYYY-MM-DD (checked against the calendar), at least
  *    one end, start not after end;
@@ -83,7 +84,11 @@ const labelIdsSchema = z
 
 const contactShape = {
   search: textSchema.optional(),
-  addressStatus: z.array(z.enum(ADDRESS_STATUSES)).min(1, 'give Failed, Verified or both, or leave the parameter out').max(2).optional(),
+  addressStatus: z
+    .array(z.enum(ADDRESS_STATUSES, { error: `an address status is ${ADDRESS_STATUSES.join(', ')}` }))
+    .min(1, `give one or more of ${ADDRESS_STATUSES.join(', ')}, or leave the parameter out`)
+    .max(ADDRESS_STATUSES.length, `at most ${ADDRESS_STATUSES.length} address statuses (${ADDRESS_STATUSES.join(', ')})`)
+    .optional(),
   lastMailedStatus: listSchema.optional(),
   lastMailedDate: dateRangeSchema.optional(),
   tags: labelIdsSchema.optional(),
@@ -258,7 +263,7 @@ function parseValue(spec: ServiceParamSpec, name: string, raw: string): ServiceP
  * optional (one date alone is that day), booleans `true`/`false`, `meta.<key>=text`.
  * @returns the parameter's name (as the spec spells it) and its value
  * @throws LetterdeskError VALIDATION for a missing `=`, an unknown name or a bad value; the message
- *   names the parameter and what it accepts ("addressStatus takes Failed, Verified (comma-separated)")
+ *   names the parameter and what it accepts ("addressStatus takes Failed, Verified, Corrected (comma-separated)")
  */
 export function parseServiceParam(resource: ServiceResource, text: string): { name: string; value: ServiceParamValue } {
   const eq = text.indexOf('=');

@@ -1,5 +1,6 @@
 // The service query (shared/serviceQuery.ts): the schemas, the calendar check, the parameter table
-// and the CLI's NAME=VALUE parsing, with the messages a person reads.
+// and the CLI's NAME=VALUE parsing, with the messages a person reads; and the service's
+// vocabularies (shared/vocabularies.ts) they offer.
 import { describe, expect, it } from 'vitest';
 import {
   calendarDayProblem,
@@ -17,6 +18,7 @@ import {
   serviceParamSpec,
   serviceQuerySchema,
 } from '../../shared/serviceQuery.ts';
+import { ADDRESS_STATUSES, ORDER_SOURCES, ORDER_STATUSES, PAYMENT_STATUSES, VOCABULARIES, vocabularyName } from '../../shared/vocabularies.ts';
 
 /** The error a call throws (fails the test when it does not throw). */
 function thrown(f: () => unknown): { code: string; message: string } {
@@ -79,6 +81,12 @@ describe('the query schemas', () => {
     };
     expect(orderServiceQuerySchema.parse(orders)).toEqual(orders);
     expect(contactServiceQuerySchema.parse({})).toEqual({});
+    // Corrected is an address status too (the service's documentation), alone or with the others
+    expect(contactServiceQuerySchema.parse({ addressStatus: ['Corrected'] })).toEqual({ addressStatus: ['Corrected'] });
+    expect(contactServiceQuerySchema.parse({ addressStatus: ['Failed', 'Verified', 'Corrected'] })).toEqual({ addressStatus: ['Failed', 'Verified', 'Corrected'] });
+    // the order vocabularies are known values, not closed sets: the SDK's names and typed values alike
+    const named = { orderStatus: ['MAILED', 'ON_HOLD'], paymentStatus: ['PAYMENT_FAILED', 'Chargeback'], sources: ['HUBSPOT', 'Web'] };
+    expect(orderServiceQuerySchema.parse(named)).toEqual(named);
     // text is trimmed
     expect(contactServiceQuerySchema.parse({ search: '  smith ', 'meta.team': ' a ' })).toEqual({ search: 'smith', 'meta.team': 'a' });
   });
@@ -86,8 +94,10 @@ describe('the query schemas', () => {
   it('refuse what the spec does not allow, naming the parameter', () => {
     const refusals: [unknown, RegExp][] = [
       [{ page: 0 }, /page: unknown parameter "page" for contacts/],
-      [{ addressStatus: ['Pending'] }, /addressStatus\.0/],
-      [{ addressStatus: [] }, /addressStatus: give Failed, Verified or both/],
+      [{ addressStatus: ['Pending'] }, /addressStatus\.0: an address status is Failed, Verified, Corrected/],
+      [{ addressStatus: ['corrected'] }, /addressStatus\.0/],
+      [{ addressStatus: [] }, /addressStatus: give one or more of Failed, Verified, Corrected/],
+      [{ addressStatus: ['Failed', 'Verified', 'Corrected', 'Failed'] }, /addressStatus: at most 3 address statuses/],
       [{ lastMailedDate: { startDate: '2024-02-30' } }, /lastMailedDate\.startDate: 2024-02-30 is not a date: February 2024 has 29 days/],
       [{ lastMailedDate: {} }, /lastMailedDate: a date range needs a startDate, an endDate or both/],
       [{ lastMailedDate: { startDate: '2024-03-02', endDate: '2024-03-01' } }, /startDate 2024-03-02 is after endDate 2024-03-01/],
@@ -129,11 +139,14 @@ describe('the parameter table', () => {
   it('lists every spec parameter once per resource, spelled as the spec spells it', () => {
     expect(SERVICE_PARAMS.contacts.map((p) => p.name)).toEqual(['search', 'addressStatus', 'lastMailedStatus', 'lastMailedDate', 'tags', 'withPropertyAddresses', 'isReturnAddress', 'meta.account_id', 'meta.<key>']);
     expect(SERVICE_PARAMS.orders.map((p) => p.name)).toEqual(['search', 'productTypes', 'sources', 'orderStatus', 'paymentStatus', 'createdDate', 'scheduledDate', 'processingDate', 'createdBy', 'meta.account_id', 'meta.<key>']);
-    expect(serviceParamSpec('contacts', 'addressStatus')).toMatchObject({ kind: 'list', values: ['Failed', 'Verified'], open: false });
+    expect(serviceParamSpec('contacts', 'addressStatus')).toMatchObject({ kind: 'list', values: ['Failed', 'Verified', 'Corrected'], open: false });
     expect(serviceParamSpec('contacts', 'lastMailedStatus')).toMatchObject({ kind: 'list', values: ['In Transit', 'Mailed', 'Scheduled'], open: true });
     expect(serviceParamSpec('contacts', 'tags')?.kind).toBe('labelIds');
     expect(serviceParamSpec('contacts', 'isReturnAddress')?.kind).toBe('boolean');
-    expect(serviceParamSpec('orders', 'orderStatus')).toMatchObject({ kind: 'list', open: true });
+    expect(serviceParamSpec('orders', 'orderStatus')).toMatchObject({ kind: 'list', values: ['ON_HOLD', 'SCHEDULED', 'PROCESSING', 'MAILED', 'CANCELED'], open: true });
+    expect(serviceParamSpec('orders', 'paymentStatus')).toMatchObject({ kind: 'list', values: ['PENDING', 'PAID', 'PAYMENT_FAILED', 'NOT_CHARGED'], open: true });
+    expect(serviceParamSpec('orders', 'sources')).toMatchObject({ kind: 'list', values: ['OLC_CLIENT', 'ZAPIER', 'HUBSPOT', 'SALESFORCE', 'PODIO', 'GOHIGHLEVEL'], open: true });
+    expect(serviceParamSpec('orders', 'paymentStatus')?.accepts).toBe('values such as PENDING, PAID, PAYMENT_FAILED, NOT_CHARGED, or any other (comma-separated)');
     expect(serviceParamSpec('orders', 'processingDate')?.kind).toBe('dateRange');
     expect(serviceParamSpec('orders', 'meta.team')?.name).toBe('meta.<key>');
     expect(serviceParamSpec('orders', 'meta.account_id')?.kind).toBe('text');
@@ -150,6 +163,7 @@ describe('parseServiceParam (the CLI --param NAME=VALUE)', () => {
     const cases: [('contacts' | 'orders'), string, unknown][] = [
       ['contacts', 'addressStatus=Failed,Verified', ['Failed', 'Verified']],
       ['contacts', 'addressStatus=failed', ['Failed']],
+      ['contacts', 'addressStatus=corrected,Verified', ['Corrected', 'Verified']],
       ['contacts', 'lastMailedStatus=in transit, Mailed ,Lost', ['In Transit', 'Mailed', 'Lost']],
       ['contacts', 'lastMailedDate=2024-03-01..2024-03-31', { startDate: '2024-03-01', endDate: '2024-03-31' }],
       ['contacts', 'lastMailedDate=2024-03-01..', { startDate: '2024-03-01' }],
@@ -165,6 +179,10 @@ describe('parseServiceParam (the CLI --param NAME=VALUE)', () => {
       ['orders', 'orderStatus=cancelled', ['cancelled']],
       ['orders', 'paymentStatus=Unpaid,Refunded', ['Unpaid', 'Refunded']],
       ['orders', 'sources=CSV import', ['CSV import']],
+      // the SDK's names are written as the SDK writes them; other values pass as typed
+      ['orders', 'orderStatus=mailed,On_Hold', ['MAILED', 'ON_HOLD']],
+      ['orders', 'paymentStatus=payment_failed,Refunded', ['PAYMENT_FAILED', 'Refunded']],
+      ['orders', 'sources=hubspot,GoHighLevel', ['HUBSPOT', 'GOHIGHLEVEL']],
       ['orders', 'createdBy=301', ['301']],
       ['orders', 'createdDate=..2024-12-31', { endDate: '2024-12-31' }],
       ['orders', 'productTypes=letter,postcard', ['letter', 'postcard']],
@@ -177,8 +195,9 @@ describe('parseServiceParam (the CLI --param NAME=VALUE)', () => {
 
   it('refuses an unknown name or a bad value, naming the parameter and what it accepts', () => {
     const cases: [('contacts' | 'orders'), string, string][] = [
-      ['contacts', 'addressStatus=Pending', 'addressStatus takes Failed, Verified (comma-separated); got "Pending": "Pending" is not one of them.'],
-      ['contacts', 'addressStatus=', 'addressStatus takes Failed, Verified (comma-separated); got "": no value.'],
+      ['contacts', 'addressStatus=Pending', 'addressStatus takes Failed, Verified, Corrected (comma-separated); got "Pending": "Pending" is not one of them.'],
+      ['contacts', 'addressStatus=', 'addressStatus takes Failed, Verified, Corrected (comma-separated); got "": no value.'],
+      ['orders', 'orderStatus=', 'orderStatus takes values such as ON_HOLD, SCHEDULED, PROCESSING, MAILED, CANCELED, or any other (comma-separated); got "": no value.'],
       ['contacts', 'isReturnAddress=yes', 'isReturnAddress takes true or false; got "yes".'],
       ['contacts', 'tags=VIP', 'tags takes label ids (digits), comma-separated, e.g. 7001,7002; got "VIP": "VIP" is not a label id; use the label\'s id, not its title.'],
       [
@@ -215,5 +234,22 @@ describe('parseServiceParam (the CLI --param NAME=VALUE)', () => {
     const orders = parseServiceParams('orders', ['createdDate=2024-01-05', 'scheduledDate=..2024-02-01', 'orderStatus=3,held']);
     expect(formatServiceParams('orders', orders)).toEqual(['orderStatus=3,held', 'createdDate=2024-01-05', 'scheduledDate=..2024-02-01']);
     expect(thrown(() => parseServiceParams('contacts', ['addressStatus=Failed', 'addressStatus=Verified'])).message).toBe('addressStatus is given twice; give it once (lists take comma-separated values).');
+  });
+});
+
+describe('the service vocabularies', () => {
+  it('name each value as the service’s SDK spells it, with its display name', () => {
+    const named = (v: { values: readonly string[]; names: Readonly<Record<string, string>> }) => v.values.map((value) => [value, vocabularyName(v, value)]);
+    expect(named(VOCABULARIES.orderStatus)).toEqual([['ON_HOLD', 'On hold'], ['SCHEDULED', 'Scheduled'], ['PROCESSING', 'Processing'], ['MAILED', 'Mailed'], ['CANCELED', 'Canceled']]);
+    expect(named(VOCABULARIES.paymentStatus)).toEqual([['PENDING', 'Pending'], ['PAID', 'Paid'], ['PAYMENT_FAILED', 'Payment failed'], ['NOT_CHARGED', 'Not charged']]);
+    expect(named(VOCABULARIES.sources)).toEqual([['OLC_CLIENT', 'Open Letter Connect'], ['ZAPIER', 'Zapier'], ['HUBSPOT', 'HubSpot'], ['SALESFORCE', 'Salesforce'], ['PODIO', 'Podio'], ['GOHIGHLEVEL', 'GoHighLevel']]);
+    expect(named(VOCABULARIES.addressStatus)).toEqual([['Failed', 'Failed'], ['Verified', 'Verified'], ['Corrected', 'Corrected']]);
+    expect([VOCABULARIES.orderStatus.values, VOCABULARIES.paymentStatus.values, VOCABULARIES.sources.values, VOCABULARIES.addressStatus.values]).toEqual([ORDER_STATUSES, PAYMENT_STATUSES, ORDER_SOURCES, ADDRESS_STATUSES]);
+  });
+
+  it('read a value outside the vocabulary as itself (a person may type any)', () => {
+    expect(vocabularyName(VOCABULARIES.paymentStatus, 'Chargeback')).toBe('Chargeback');
+    expect(vocabularyName(VOCABULARIES.orderStatus, 'mailed')).toBe('mailed');
+    expect(vocabularyName(VOCABULARIES.sources, 'toString')).toBe('toString');
   });
 });
