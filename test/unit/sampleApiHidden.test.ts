@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleDataset } from '../../electron/main/sampleApi/dataset.ts';
 import { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, type SampleApi } from '../../electron/main/sampleApi/server.ts';
+import { SAMPLE_STATUS_CODES } from '../../electron/main/sampleApi/timeline.ts';
+import { ORDER_SOURCES, PAYMENT_STATUSES } from '../../shared/vocabularies.ts';
+import { dayBefore, dmy, monthBefore, onDays } from '../helpers/sampleDays.ts';
 
 const auth = { authorization: `Bearer ${SAMPLE_ACCESS_TOKEN}`, refreshtoken: SAMPLE_REFRESH_TOKEN };
 
@@ -34,13 +37,17 @@ async function ids(api: SampleApi, endpoint: 'contacts' | 'orders/', query: stri
 }
 
 const HIDDEN_CONTACT_FIELDS = ['addressStatus', 'lastMailedStatus', 'lastMailedDate', 'isReturnAddress', 'propertyAddresses'];
+/** The clock of these tests' datasets: their dates are laid out relative to it. */
+const CLOCK = new Date('2026-06-15T12:00:00.000Z');
+const DAY_MS = 86_400_000;
+
 const HIDDEN_ORDER_FIELDS = ['createdAt', 'processedAt', 'paymentStatus', 'source', 'sources', 'createdBy', 'processingDate'];
 
 describe('sample dataset hidden state', () => {
   it('is deterministic per seed, differs across seeds, and is realistic', () => {
-    const a = createSampleDataset({ contacts: 4000, orders: 1500, seed: 5 });
-    const b = createSampleDataset({ contacts: 4000, orders: 1500, seed: 5 });
-    const c = createSampleDataset({ contacts: 4000, orders: 1500, seed: 6 });
+    const a = createSampleDataset({ contacts: 4000, orders: 1500, seed: 5, clock: CLOCK });
+    const b = createSampleDataset({ contacts: 4000, orders: 1500, seed: 5, clock: CLOCK });
+    const c = createSampleDataset({ contacts: 4000, orders: 1500, seed: 6, clock: CLOCK });
     const contactIds = [...a.contactIds()];
     const orderIds = [...a.orderIds()];
     const hiddenA = contactIds.map((id) => a.contactHidden(id)!);
@@ -51,38 +58,52 @@ describe('sample dataset hidden state', () => {
     const share = <T>(values: T[], f: (v: T) => boolean) => values.filter(f).length / values.length;
     expect(share(hiddenA, (h) => h.addressStatus === 'Verified')).toBeGreaterThan(0.5);
     expect(share(hiddenA, (h) => h.addressStatus === 'Failed')).toBeGreaterThan(0.1);
+    expect(share(hiddenA, (h) => h.addressStatus === 'Corrected')).toBeGreaterThan(0.05);
     expect(share(hiddenA, (h) => h.addressStatus === null)).toBeGreaterThan(0.1);
     expect(share(hiddenA, (h) => h.lastMailedStatus === null)).toBeGreaterThan(0.3);
     expect(share(hiddenA, (h) => h.isReturnAddress)).toBeGreaterThan(0.01);
     expect(share(hiddenA, (h) => h.isReturnAddress)).toBeLessThan(0.06);
     expect(new Set(hiddenA.map((h) => h.lastMailedStatus))).toEqual(new Set([null, 'Mailed', 'In Transit', 'Scheduled', 'Delivered', 'Returned', 'Processing']));
-    // mailed after the contact was created, and never mailed means no date
+    // mailed after the contact was created, within the year before the dataset's day; never mailed means no date
+    const asOf = a.asOf.toISOString();
+    const yearBefore = new Date(a.asOf.getTime() - 365 * DAY_MS).toISOString();
     for (const [i, h] of hiddenA.entries()) {
       expect(h.lastMailedDate === null, contactIds[i]).toBe(h.lastMailedStatus === null);
-      if (h.lastMailedDate !== null) expect(h.lastMailedDate >= a.contactById(contactIds[i]!)!.createdAt, contactIds[i]).toBe(true);
+      if (h.lastMailedDate !== null) {
+        expect(h.lastMailedDate >= a.contactById(contactIds[i]!)!.createdAt, contactIds[i]).toBe(true);
+        expect(h.lastMailedDate >= yearBefore && h.lastMailedDate < asOf, contactIds[i]).toBe(true);
+      }
     }
     const orders = orderIds.map((id) => ({ row: a.orderById(id)!, hidden: a.orderHidden(id)! }));
-    expect(new Set(orders.map((o) => o.hidden.paymentStatus))).toEqual(new Set(['Paid', 'Unpaid', 'Refunded', 'Failed']));
-    expect(new Set(orders.map((o) => o.hidden.source))).toEqual(new Set(['Web', 'API', 'CSV import', 'Integration']));
+    expect(new Set(orders.map((o) => o.hidden.paymentStatus))).toEqual(new Set(PAYMENT_STATUSES));
+    expect(new Set(orders.map((o) => o.hidden.source))).toEqual(new Set(ORDER_SOURCES));
     expect(new Set(orders.map((o) => o.hidden.createdBy)).size).toBeGreaterThan(5);
+    const processing = new Set([SAMPLE_STATUS_CODES.PROCESSING, SAMPLE_STATUS_CODES.MAILED]);
     for (const { row, hidden } of orders) {
-      expect(hidden.processedAt === null, row.id).toBe(row.status < 3);
-      if (hidden.processedAt !== null) expect(hidden.processedAt > hidden.createdAt).toBe(true);
-      if (row.status === 0) expect(hidden.paymentStatus).toBe('Unpaid');
+      // created in the 12 months before the dataset's day; processed only once processing started
+      expect(hidden.createdAt >= yearBefore && hidden.createdAt < asOf, row.id).toBe(true);
+      expect(hidden.processedAt === null, row.id).toBe(!processing.has(row.status));
+      if (hidden.processedAt !== null) expect(hidden.processedAt > hidden.createdAt && hidden.processedAt < asOf, row.id).toBe(true);
+      // a scheduled order is mailed on its campaign's delivery date, not yet reached
+      if (row.status === SAMPLE_STATUS_CODES.SCHEDULED && row.campaign.deliveryDate !== null) expect(row.campaign.deliveryDate >= asOf.slice(0, 10), row.id).toBe(true);
+      if (processing.has(row.status)) expect(['PAID', 'NOT_CHARGED'], row.id).toContain(hidden.paymentStatus);
+      if (row.status === SAMPLE_STATUS_CODES.CANCELED) expect(hidden.paymentStatus, row.id).not.toBe('PAID');
+      // delivered letters only for mailed orders
+      if (row.status !== SAMPLE_STATUS_CODES.MAILED) expect(row.contacts.some((c) => c.isDelivered), row.id).toBe(false);
       // the campaign is named after the year the order was created in
       expect(row.campaign.name.endsWith(hidden.createdAt.slice(0, 4)), row.id).toBe(true);
     }
   });
 
   it('is never in the records, and can be changed for tests (only the filters see the change)', async () => {
-    const api = await startSampleApi({ contacts: 300, orders: 100, seed: 2 });
+    const api = await startSampleApi({ contacts: 300, orders: 100, seed: 2, clock: CLOCK });
     try {
       const contacts = (await get(api, '/contacts?pageSize=300')).body.data.rows;
       const orders = (await get(api, '/orders/?page=0&pageSize=100')).body.data.rows;
       for (const row of contacts) for (const field of HIDDEN_CONTACT_FIELDS) expect(row, field).not.toHaveProperty(field);
       for (const row of orders) for (const field of HIDDEN_ORDER_FIELDS) expect(row, field).not.toHaveProperty(field);
       expect(JSON.stringify(contacts)).not.toMatch(/In Transit|"Verified"/);
-      expect(JSON.stringify(orders)).not.toMatch(/"Refunded"|"CSV import"/);
+      expect(JSON.stringify(orders)).not.toMatch(/"PAID"|"NOT_CHARGED"|"OLC_CLIENT"|"MAILED"/);
 
       const id = contacts[0]!.id as string;
       const before = await ids(api, 'contacts', 'isReturnAddress=true');
@@ -103,7 +124,7 @@ describe('sample dataset hidden state', () => {
 describe('sample API filters on hidden state, in every form', () => {
   let api: SampleApi;
   beforeAll(async () => {
-    api = await startSampleApi({ contacts: 2500, orders: 900, seed: 9 });
+    api = await startSampleApi({ contacts: 2500, orders: 900, seed: 9, clock: CLOCK });
   });
   afterAll(() => api.close());
 
@@ -111,7 +132,11 @@ describe('sample API filters on hidden state, in every form', () => {
   const ordersWhere = (f: (h: NonNullable<ReturnType<SampleApi['dataset']['orderHidden']>>) => boolean) => [...api.dataset.orderIds()].filter((id) => f(api.dataset.orderHidden(id)!));
 
   it('reads the plain and the encoded form, both date styles, %20 and +, alike', async () => {
+    const asOf = api.dataset.asOf;
+    const month = monthBefore(asOf, 3);
+    const old = dayBefore(asOf, 300);
     const groups: [string[], string[]][] = [
+      [['addressStatus=Corrected', 'addressStatus=corrected', 'addressStatus=%22Corrected%22', 'addressStatus=[%22Corrected%22]', 'addressStatus[]=Corrected'], contactsWhere((h) => h.addressStatus === 'Corrected')],
       [['addressStatus=Failed', 'addressStatus=%22Failed%22', 'addressStatus=[%22Failed%22]', 'addressStatus=["Failed"]', 'addressStatus=%5B%22Failed%22%5D', 'addressStatus=%2522Failed%2522', 'addressStatus[]=Failed'], contactsWhere((h) => h.addressStatus === 'Failed')],
       [
         ['lastMailedStatus=%22In%20Transit%22,%22Mailed%22', 'lastMailedStatus=%22In+Transit%22,%22Mailed%22', 'lastMailedStatus=[%22In%20Transit%22,%22Mailed%22]', 'lastMailedStatus=In+Transit,Mailed', 'lastMailedStatus=In%20Transit&lastMailedStatus=mailed'],
@@ -119,14 +144,14 @@ describe('sample API filters on hidden state, in every form', () => {
       ],
       [
         [
-          'lastMailedDate=%7B%22startDate%22%3A%222022-03-01%22%2C%22endDate%22%3A%222022-03-31%22%7D',
-          'lastMailedDate={%22startDate%22:%2201-03-2022%22,%22endDate%22:%2231-03-2022%22}',
-          'lastMailedDate={startDate:%20%2201-03-2022%22,%20endDate:%20%2231-03-2022%22}',
-          'lastMailedDate[startDate]=2022-03-01&lastMailedDate[endDate]=31-03-2022',
+          `lastMailedDate=${encodeURIComponent(JSON.stringify({ startDate: month.start, endDate: month.end }))}`,
+          `lastMailedDate={%22startDate%22:%22${dmy(month.start)}%22,%22endDate%22:%22${dmy(month.end)}%22}`,
+          `lastMailedDate={startDate:%20%22${dmy(month.start)}%22,%20endDate:%20%22${dmy(month.end)}%22}`,
+          `lastMailedDate[startDate]=${month.start}&lastMailedDate[endDate]=${dmy(month.end)}`,
         ],
-        contactsWhere((h) => h.lastMailedDate !== null && h.lastMailedDate >= '2022-03-01' && h.lastMailedDate < '2022-04-01'),
+        contactsWhere((h) => onDays(h.lastMailedDate, month.start, month.end)),
       ],
-      [['lastMailedDate=%7B%22endDate%22%3A%2231-12-2019%22%7D', 'lastMailedDate={%22endDate%22:%222019-12-31%22}'], contactsWhere((h) => h.lastMailedDate !== null && h.lastMailedDate < '2020-01-01')],
+      [[`lastMailedDate=${encodeURIComponent(JSON.stringify({ endDate: dmy(old) }))}`, `lastMailedDate={%22endDate%22:%22${old}%22}`], contactsWhere((h) => onDays(h.lastMailedDate, '0000-01-01', old))],
       [['isReturnAddress=true', 'isReturnAddress=1'], contactsWhere((h) => h.isReturnAddress)],
       [['isReturnAddress=false'], contactsWhere((h) => !h.isReturnAddress)],
     ];
@@ -142,12 +167,14 @@ describe('sample API filters on hidden state, in every form', () => {
   });
 
   it('orders: hidden payment status, source, creator, creation and processing dates', async () => {
+    const asOf = api.dataset.asOf;
+    const [from, to, until] = [dayBefore(asOf, 200), dayBefore(asOf, 100), dayBefore(asOf, 180)];
     const groups: [string[], string[]][] = [
-      [['paymentStatus=Unpaid', 'paymentStatus=unpaid', 'paymentStatus=%22Unpaid%22'], ordersWhere((h) => h.paymentStatus === 'Unpaid')],
-      [['sources=CSV%20import,API', 'sources=CSV+import,API', 'sources=[%22CSV%20import%22,%22API%22]'], ordersWhere((h) => h.source === 'CSV import' || h.source === 'API')],
+      [['paymentStatus=PAYMENT_FAILED', 'paymentStatus=payment_failed', 'paymentStatus=%22PAYMENT_FAILED%22'], ordersWhere((h) => h.paymentStatus === 'PAYMENT_FAILED')],
+      [['sources=HUBSPOT,ZAPIER', 'sources=hubspot,Zapier', 'sources=[%22HUBSPOT%22,%22ZAPIER%22]', 'sources=HUBSPOT&sources=ZAPIER'], ordersWhere((h) => h.source === 'HUBSPOT' || h.source === 'ZAPIER')],
       [['createdBy=303'], ordersWhere((h) => h.createdBy === '303')],
-      [['createdDate=2021-01-01,2021-06-30', 'createdDate=01-01-2021,30-06-2021', 'createdDate=%7B%22startDate%22%3A%222021-01-01%22%2C%22endDate%22%3A%222021-06-30%22%7D'], ordersWhere((h) => h.createdAt >= '2021-01-01' && h.createdAt < '2021-07-01')],
-      [['processingDate=,2020-12-31', 'processingDate=,31-12-2020'], ordersWhere((h) => h.processedAt !== null && h.processedAt < '2021-01-01')],
+      [[`createdDate=${from},${to}`, `createdDate=${dmy(from)},${dmy(to)}`, `createdDate=${encodeURIComponent(JSON.stringify({ startDate: from, endDate: to }))}`], ordersWhere((h) => onDays(h.createdAt, from, to))],
+      [[`processingDate=,${until}`, `processingDate=,${dmy(until)}`], ordersWhere((h) => onDays(h.processedAt, '0000-01-01', until))],
     ];
     for (const [forms, expected] of groups) {
       expect(expected.length, forms[0]).toBeGreaterThan(0);
@@ -156,8 +183,11 @@ describe('sample API filters on hidden state, in every form', () => {
     }
     const day = api.dataset.orderHidden(api.dataset.orderAt(17).id)!.createdAt.slice(0, 10);
     expect(await ids(api, 'orders/', `createdDate=${day}`)).toEqual(ordersWhere((h) => h.createdAt.startsWith(day)));
-    // orderStatus is text: a status code matches the record's status
-    expect(await ids(api, 'orders/', 'orderStatus=3,4')).toEqual([...api.dataset.orders()].filter((o) => o.status === 3 || o.status === 4).map((o) => o.id));
+    // orderStatus is text: a status name, or a status code as text, matches the record's status
+    const { PROCESSING, MAILED } = SAMPLE_STATUS_CODES;
+    const processedOrMailed = [...api.dataset.orders()].filter((o) => o.status === PROCESSING || o.status === MAILED).map((o) => o.id);
+    expect(await ids(api, 'orders/', `orderStatus=${PROCESSING},${MAILED}`)).toEqual(processedOrMailed);
+    expect(await ids(api, 'orders/', 'orderStatus=PROCESSING,mailed')).toEqual(processedOrMailed);
   });
 
   it('answers 400 naming the parameter for what it cannot read', async () => {

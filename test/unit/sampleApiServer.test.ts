@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import { SUCCESS_MESSAGE } from '../../shared/serviceRecords.ts';
+import { dayBefore, dmy } from '../helpers/sampleDays.ts';
 
 const auth = { authorization: `Bearer ${SAMPLE_ACCESS_TOKEN}`, refreshtoken: SAMPLE_REFRESH_TOKEN };
 
@@ -120,21 +121,23 @@ describe('sample API server', () => {
       return { count: r.body.data.count as number, ids: r.body.data.rows.map((x: { id: string }) => x.id).join() };
     };
     const enc = encodeURIComponent;
+    // the data's dates are relative to the dataset's day: a range within its past year
+    const [start, end] = [dayBefore(api.dataset.asOf, 200), dayBefore(api.dataset.asOf, 20)];
     const groups = [
       [
-        'addressStatus=Failed&addressStatus=Verified',
-        'addressStatus[]=Failed&addressStatus[]=Verified',
-        'addressStatus[0]=Failed&addressStatus[1]=Verified',
-        `addressStatus=${enc('["Failed","Verified"]')}`,
-        `addressStatus=${enc(enc('["Failed","Verified"]'))}`,
+        'addressStatus=Failed&addressStatus=Corrected',
+        'addressStatus[]=Failed&addressStatus[]=Corrected',
+        'addressStatus[0]=Failed&addressStatus[1]=Corrected',
+        `addressStatus=${enc('["Failed","Corrected"]')}`,
+        `addressStatus=${enc(enc('["Failed","Corrected"]'))}`,
       ],
       ['lastMailedStatus=In%20Transit&lastMailedStatus=Mailed', `lastMailedStatus=${enc('["In Transit","Mailed"]')}`, 'lastMailedStatus[]=In+Transit&lastMailedStatus[]=Mailed'],
       [
-        'lastMailedDate[startDate]=01-03-2021&lastMailedDate[endDate]=30-06-2022',
-        'lastMailedDate[startDate]=2021-03-01&lastMailedDate[endDate]=2022-06-30',
-        `lastMailedDate=${enc('{"startDate":"2021-03-01","endDate":"2022-06-30"}')}`,
-        `lastMailedDate=${enc('{"startDate":"01-03-2021","endDate":"30-06-2022"}')}`,
-        `lastMailedDate=${enc(enc('{"startDate":"2021-03-01","endDate":"2022-06-30"}'))}`,
+        `lastMailedDate[startDate]=${dmy(start)}&lastMailedDate[endDate]=${dmy(end)}`,
+        `lastMailedDate[startDate]=${start}&lastMailedDate[endDate]=${end}`,
+        `lastMailedDate=${enc(JSON.stringify({ startDate: start, endDate: end }))}`,
+        `lastMailedDate=${enc(JSON.stringify({ startDate: dmy(start), endDate: dmy(end) }))}`,
+        `lastMailedDate=${enc(enc(JSON.stringify({ startDate: start, endDate: end })))}`,
       ],
     ];
     for (const forms of groups) {

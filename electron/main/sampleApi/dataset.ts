@@ -21,6 +21,11 @@
  * last-mailed status, return-address flag; payment status, source, creation and processing times,
  * creator — is each row's *hidden state* (hidden.ts), read with `contactHidden` / `orderHidden` and
  * changed with `setContactHidden` / `setOrderHidden` (docs/service-api-notes.md).
+ *
+ * Times are relative to the dataset's clock, read once at creation (timeline.ts): contacts created
+ * over the 7 years before its day and last mailed within the year before it, orders created over
+ * the 12 months before it, with statuses where the clock stands in each order's timeline. The data
+ * is a function of the seed, the counts and the clock's UTC day.
  */
 import {
   accountIdOf,
@@ -34,6 +39,7 @@ import {
 } from './generate.ts';
 import { contactHiddenOf, orderHiddenOf, type ContactHidden, type OrderHidden } from './hidden.ts';
 import { Overlay } from './overlay.ts';
+import { asOfMs } from './timeline.ts';
 
 export type { ContactHidden, OrderHidden } from './hidden.ts';
 
@@ -52,11 +58,18 @@ export interface SampleDatasetOptions {
    * API passes its own loopback origin. @default {@link DEFAULT_PREVIEW_ORIGIN}
    */
   previewOrigin?: string;
+  /**
+   * The dataset's clock: its times are laid out to end at the start of this instant's UTC day
+   * (timeline.ts). Read once; the data does not move while the dataset lives. @default the time of creation
+   */
+  clock?: Date;
 }
 
 /** The dataset behind the sample API. Positions are 0-based in served (newest-first) order. */
 export interface SampleDataset {
   readonly seed: number;
+  /** The start of the UTC day of the dataset's clock: every base row's times lie before it. */
+  readonly asOf: Date;
   /** Current number of contacts (base − deleted + added). */
   readonly contactCount: number;
   /** Current number of orders (base − deleted + added). */
@@ -111,7 +124,7 @@ export interface SampleDataset {
 }
 /**
  * Creates a dataset. Fast at any scale (nothing is generated up front).
- * @throws RangeError when a count is negative, not an integer, or above 10,000,000
+ * @throws RangeError when a count is negative, not an integer, or above 10,000,000, or the clock is an invalid date
  */
 export function createSampleDataset(options: SampleDatasetOptions): SampleDataset {
   for (const [name, value] of [['contacts', options.contacts], ['orders', options.orders]] as const) {
@@ -121,6 +134,7 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
   }
   const seed = (options.seed ?? 1) | 0;
   const previewOrigin = options.previewOrigin ?? DEFAULT_PREVIEW_ORIGIN;
+  const asOf = asOfMs(options.clock ?? new Date());
   const contactsBase = options.contacts;
   const ordersBase = options.orders;
   const contacts = new Overlay(contactsBase);
@@ -130,12 +144,12 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
   const orderHiddenPatches = new Map<number, Partial<OrderHidden>>();
 
   const contactOf = (seq: number): SampleContact => {
-    const row = generateContact(seed, seq, contactsBase);
+    const row = generateContact(seed, seq, contactsBase, asOf);
     const patch = contacts.patches.get(seq);
     return patch ? (Object.assign(row, patch, { id: row.id }) as SampleContact) : row;
   };
   const orderOf = (seq: number): SampleOrder => {
-    const row = generateOrder(seed, seq, ordersBase, contactsBase, previewOrigin);
+    const row = generateOrder(seed, seq, ordersBase, contactsBase, previewOrigin, asOf);
     const patch = orders.patches.get(seq);
     return patch ? (Object.assign(row, patch, { id: row.id }) as SampleOrder) : row;
   };
@@ -158,6 +172,7 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
 
   return {
     seed,
+    asOf: new Date(asOf),
     get contactCount() {
       return contacts.count;
     },
@@ -213,14 +228,14 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
     contactHidden(id) {
       const seq = contactSeq(id);
       if (!contacts.isLive(seq)) return null;
-      const hidden = contactHiddenOf(seed, seq, contactsBase);
+      const hidden = contactHiddenOf(seed, seq, contactsBase, asOf);
       const p = contactHiddenPatches.get(seq);
       return p ? { ...hidden, ...p } : hidden;
     },
     orderHidden(id) {
       const seq = orderSeq(id);
       if (!orders.isLive(seq)) return null;
-      const hidden = orderHiddenOf(seed, seq, ordersBase);
+      const hidden = orderHiddenOf(seed, seq, ordersBase, asOf);
       const p = orderHiddenPatches.get(seq);
       return p ? { ...hidden, ...p } : hidden;
     },

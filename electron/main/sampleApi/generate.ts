@@ -3,10 +3,12 @@
  * alone, so any row costs the same at any scale. Identifiers follow the sequence: contact id =
  * 10,000,001 + seq, order id = 50,000,001 + seq. Rows carry the §2 fields (and contacts a `meta`
  * where set); what only the service's filters see is hidden state (hidden.ts), never in a row.
+ * Times are relative to the dataset's day `asOf` (timeline.ts): equal seed, row and day give equal rows.
  */
 import type { Contact, ContactSnapshot, Order, OrderContact } from '../../../shared/serviceRecords.ts';
 import { samplePreviewPath } from './previews.ts';
 import { hash32, Rng } from './random.ts';
+import { contactCreatedMs, defaultAsOfMs, orderTimeline, SAMPLE_STATUS_CODES } from './timeline.ts';
 import {
   ACCOUNT_IDS,
   ADDRESS2,
@@ -38,11 +40,6 @@ export const ORDER_ID_BASE = 50_000_001;
 /** Recipient entry ids: RECIPIENT_ID_BASE + orderSeq * 1000 + index (at most 400 recipients). */
 const RECIPIENT_ID_BASE = 1_000_000_000;
 const ORG_ID = '4207';
-/** Generated times lie between these (rows added after the base ones lie after the end). */
-export const START_MS = Date.UTC(2019, 0, 1);
-export const END_MS = Date.UTC(2025, 11, 31);
-const SPAN_MS = END_MS - START_MS;
-const DAY_MS = 86_400_000;
 
 /** A generated contact: §2.2, plus `meta` (`{ account_id }`) on about a third of them. */
 export type SampleContact = Contact & { meta?: { account_id: string } };
@@ -88,41 +85,14 @@ export function accountIdOf(seed: number, resource: 'contacts' | 'orders', seq: 
   return ACCOUNT_IDS[Math.floor(roll * 100) % ACCOUNT_IDS.length] as string;
 }
 
-function timeOf(seq: number, base: number, r: Rng): number {
-  return Math.floor(START_MS + ((seq + r.next()) / Math.max(base, 1)) * SPAN_MS);
-}
-
-/** The latest creation time row `seq` of `base` can have (its `timeOf` is below this). */
-export function latestCreation(seq: number, base: number): number {
-  return START_MS + ((seq + 1) / Math.max(base, 1)) * SPAN_MS;
-}
-
-/** The generator of order `seq`'s row; its first two draws are the creation time and the status. */
-function orderRng(seed: number, seq: number): Rng {
-  return new Rng(hash32(seed ^ 0x5bd1e995, seq * 2 + 1));
-}
-
-function statusOf(roll: number): number {
-  return roll < 0.55 ? 5 : roll < 0.7 ? 4 : roll < 0.8 ? 3 : roll < 0.87 ? 2 : roll < 0.93 ? 1 : roll < 0.97 ? 6 : 0;
-}
-
-/**
- * The creation time (epoch ms) and §2.3 `status` of order `seq` as generated, without generating
- * the row: two draws of its generator (the hidden state's creation date and payment status use them).
- */
-export function orderBasics(seed: number, seq: number, base: number): { createdMs: number; status: number } {
-  const r = orderRng(seed, seq);
-  const createdMs = timeOf(seq, base, r);
-  return { createdMs, status: statusOf(r.next()) };
-}
-
 /**
  * Generates contact `seq` (before any overlay patch).
  * @param seed dataset seed
  * @param seq sequence number (0 = oldest)
- * @param base number of base contacts (spreads `createdAt` over 2019–2025)
+ * @param base number of base contacts (spreads `createdAt` over the 7 years before `asOf`)
+ * @param asOf the dataset's day, epoch ms (timeline.ts `asOfMs`) @default the start of today, UTC
  */
-export function generateContact(seed: number, seq: number, base: number): SampleContact {
+export function generateContact(seed: number, seq: number, base: number, asOf: number = defaultAsOfMs()): SampleContact {
   const r = new Rng(hash32(seed, seq * 2 + 1));
   const hard = hardKindOf(seq);
   const [city, state, zip3, area] = r.pick(CITIES);
@@ -148,7 +118,7 @@ export function generateContact(seed: number, seq: number, base: number): Sample
     const label = r.pick(LABELS);
     if (!ContactLabels.some((l) => l.id === label.id)) ContactLabels.push({ id: label.id, title: label.title });
   }
-  const createdMs = timeOf(seq, base, r);
+  const createdMs = contactCreatedMs(seq, base, r.next(), asOf);
   // Draws that once made fields now kept as hidden state (hidden.ts): still drawn, so that every
   // field after them stays as it was for the same seed.
   if (r.chance(0.6)) {
@@ -234,36 +204,32 @@ function recipientCount(r: Rng): number {
   return r.range(41, 300);
 }
 
-function ymd(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /**
  * Generates order `seq` (before any overlay patch). Recipients are snapshots of generated contacts.
  * @param seed dataset seed
  * @param seq sequence number (0 = oldest)
- * @param base number of base orders (spreads `createdAt` over 2019–2025)
+ * @param base number of base orders (spreads the creation times over the 12 months before `asOf`)
  * @param contactsBase number of base contacts (recipients are drawn from them)
  * @param previewOrigin origin of `template.thumbnailUrl` (dataset.ts `SampleDatasetOptions.previewOrigin`)
+ * @param asOf the dataset's day, epoch ms (timeline.ts `asOfMs`); the `status` code is where it
+ *   stands in the order's timeline @default the start of today, UTC
  */
-export function generateOrder(seed: number, seq: number, base: number, contactsBase: number, previewOrigin: string = DEFAULT_PREVIEW_ORIGIN): SampleOrder {
-  const r = orderRng(seed, seq);
+export function generateOrder(seed: number, seq: number, base: number, contactsBase: number, previewOrigin: string = DEFAULT_PREVIEW_ORIGIN, asOf: number = defaultAsOfMs()): SampleOrder {
+  const timeline = orderTimeline(seed, seq, base, asOf);
+  const { order: r, campaign: cr } = timeline.rngs;
   const id = String(ORDER_ID_BASE + seq);
-  const createdMs = timeOf(seq, base, r);
-  const status = statusOf(r.next());
+  const status = timeline.code;
+  const inProcess = status === SAMPLE_STATUS_CODES.PROCESSING || status === SAMPLE_STATUS_CODES.MAILED;
 
-  const campaignCount = Math.max(4, Math.floor(base / 3));
-  const campaignIdx = r.int(campaignCount);
-  const cr = new Rng(hash32(seed ^ 0x27d4eb2f, campaignIdx));
-  const year = new Date(createdMs).getUTCFullYear();
-  const scheduled = cr.chance(0.4);
+  const campaignIdx = timeline.campaignIndex;
+  const year = new Date(timeline.createdMs).getUTCFullYear();
   const campaign = {
     id: String(800_001 + campaignIdx),
     name: `${cr.pick(CAMPAIGN_ADJECTIVES)} ${cr.pick(CAMPAIGN_THEMES)} ${year}`,
     description: cr.chance(0.3) ? '' : `Mailing to ${cr.pick(['customers', 'donors', 'members', 'prospects', 'tenants'])} in ${cr.pick(CITIES)[1]}`,
-    scheduleType: scheduled ? 'scheduled' : 'immediate',
+    scheduleType: timeline.scheduled ? 'scheduled' : 'immediate',
     useType: cr.chance(0.6) ? null : cr.pick(USE_TYPES),
-    deliveryDate: scheduled ? ymd(createdMs + cr.range(1, 30) * DAY_MS) : null,
+    deliveryDate: timeline.deliveryDate,
     campaignType: cr.chance(0.8) ? 'single' : cr.pick(CAMPAIGN_TYPES),
   };
   const productSrc = r.pick(PRODUCTS);
@@ -280,23 +246,20 @@ export function generateOrder(seed: number, seq: number, base: number, contactsB
     creator: { id: creator.id, fullName: creator.fullName },
   };
   const n = contactsBase > 0 ? recipientCount(r) : 0;
-  const delivered = status >= 5;
   const contacts: OrderContact[] = [];
   for (let k = 0; k < n; k++) {
     const contactSeq = r.int(contactsBase);
     contacts.push({
       id: String(RECIPIENT_ID_BASE + seq * 1000 + k),
       orderId: id,
-      trackingCode: status >= 4 && r.chance(0.5) ? `9400 1118 9922 ${r.digits(4)} ${r.digits(4)} ${r.digits(2)}` : null,
-      contact: snapshotOf(generateContact(seed, contactSeq, contactsBase)),
-      isDelivered: delivered ? r.chance(0.93) : false,
+      trackingCode: inProcess && r.chance(0.5) ? `9400 1118 9922 ${r.digits(4)} ${r.digits(4)} ${r.digits(2)}` : null,
+      contact: snapshotOf(generateContact(seed, contactSeq, contactsBase, asOf)),
+      isDelivered: timeline.settled ? r.chance(0.93) : false,
       status: null,
       meta: {},
     });
   }
   const accountId = accountIdOf(seed, 'orders', seq);
-  // Once the processing time (now hidden state): still drawn, so the fields after it stay as they were.
-  if (status >= 3) r.next();
   return {
     id,
     orgId: ORG_ID,

@@ -20,7 +20,9 @@
  * matches the row's hidden state (hidden.ts) or a field of the row, as the match functions say.
  * Anything malformed is a {@link QueryError} (answered 400 with a JSON body).
  */
+import { ADDRESS_STATUSES } from '../../../shared/vocabularies.ts';
 import type { ContactHidden, OrderHidden, SampleContact, SampleOrder } from './dataset.ts';
+import { sampleStatusName } from './timeline.ts';
 
 /** A malformed query parameter; the server answers 400 with `{ message, error: 'BAD_REQUEST', parameter }`. */
 export class QueryError extends Error {
@@ -236,7 +238,9 @@ export function parseContactQuery(sp: URLSearchParams, maxPageSize: number): Con
   const addressStatus = arrayParam(sp, 'addressStatus');
   if (addressStatus) {
     for (const s of addressStatus) {
-      if (!['failed', 'verified'].includes(s.toLowerCase())) throw new QueryError('addressStatus', `addressStatus items must be Failed or Verified (got "${s.slice(0, 40)}").`);
+      if (!ADDRESS_STATUSES.some((known) => known.toLowerCase() === s.toLowerCase())) {
+        throw new QueryError('addressStatus', `addressStatus items must be ${ADDRESS_STATUSES.join(', ')} (got "${s.slice(0, 40)}").`);
+      }
     }
   }
   return {
@@ -333,7 +337,8 @@ export function contactMatches(q: ContactQueryParams, hidden: ContactHidden, row
  * The §4.2 filters (formats in the module comment), AND across parameters, OR within a list,
  * text compared case-insensitively; `row` as for {@link contactMatches}:
  *  - sources, paymentStatus, createdBy, createdDate, processingDate: the order's hidden state;
- *  - orderStatus: the §2.3 `status` code as text (`3`); other text matches nothing;
+ *  - orderStatus: the status name of the §2.3 `status` code (timeline.ts `SAMPLE_STATUS_CODES`:
+ *    `MAILED` matches code 4), or the code itself as text (`4`); other text matches nothing;
  *  - productTypes: `product.productType`; scheduledDate: `campaign.deliveryDate` (null never
  *    matches); search: substring of the order id or the campaign name ("order name");
  *    meta.<key>: equals `meta[key]`.
@@ -346,7 +351,10 @@ export function orderMatches(q: OrderQueryParams, hidden: OrderHidden, row: () =
   if (q.processingDate && !inRange(q.processingDate, hidden.processedAt)) return false;
   if (!q.orderStatus && !q.productTypes && !q.scheduledDate && q.meta.length === 0 && !q.search) return true;
   const o = row();
-  if (q.orderStatus && !q.orderStatus.includes(String(o.status).toLowerCase())) return false;
+  if (q.orderStatus) {
+    const name = typeof o.status === 'number' ? sampleStatusName(o.status) : null;
+    if (!q.orderStatus.includes(String(o.status)) && (name === null || !q.orderStatus.includes(name.toLowerCase()))) return false;
+  }
   if (q.productTypes && !q.productTypes.includes(String(o.product?.productType).toLowerCase())) return false;
   if (q.scheduledDate && !inRange(q.scheduledDate, o.campaign?.deliveryDate)) return false;
   if (!metaMatches(o.meta, q.meta)) return false;

@@ -65,6 +65,11 @@ export interface SampleApiOptions {
   orders: number;
   /** Dataset seed. @default 1 */
   seed?: number;
+  /**
+   * The dataset's clock (dataset.ts `SampleDatasetOptions.clock`): the data's times end at the start
+   * of its UTC day. A Date, so that the options cross to the worker thread. @default the time of start
+   */
+  clock?: Date;
   /** Bearer token to accept. @default SAMPLE_ACCESS_TOKEN */
   accessToken?: string;
   /** `refreshtoken` header to accept on /contacts. @default SAMPLE_REFRESH_TOKEN */
@@ -165,7 +170,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   let prerendered: ReturnType<typeof prerender>;
   try {
     try {
-      dataset = createSampleDataset({ contacts: options.contacts, orders: options.orders, seed: options.seed ?? 1, previewOrigin: origin });
+      dataset = createSampleDataset({ contacts: options.contacts, orders: options.orders, seed: options.seed ?? 1, previewOrigin: origin, clock: options.clock });
     } catch (error) {
       throw new LetterdeskError('VALIDATION', `${(error as Error).message}.`);
     }

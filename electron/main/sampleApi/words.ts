@@ -114,11 +114,6 @@ export const CREATORS: readonly { id: string; fullName: string }[] = [
   'Alicia Keane', 'Marcus Bell', 'Priya Raman', 'Tom Ostrowski', 'Hannah Weiss', 'Diego Fuentes', 'Grace Liu', 'Sam Okafor',
 ].map((fullName, i) => ({ id: String(301 + i), fullName }));
 
-export const ORDER_STATUSES = [0, 1, 2, 3, 4, 5, 6] as const;
-/** Hidden order sources and payment statuses (§3: payment status is a string, values not listed), with weights. */
-export const ORDER_SOURCES: readonly (readonly [source: string, weight: number])[] = [['Web', 0.5], ['API', 0.25], ['CSV import', 0.18], ['Integration', 0.07]];
-export const PAYMENT_STATUSES: readonly (readonly [status: string, weight: number])[] = [['Paid', 0.8], ['Unpaid', 0.08], ['Refunded', 0.07], ['Failed', 0.05]];
-export const SCHEDULE_TYPES = ['immediate', 'scheduled'] as const;
 export const CAMPAIGN_TYPES = ['single', 'recurring', 'triggered'] as const;
 export const USE_TYPES = ['marketing', 'operational', 'fundraising'] as const;
 
