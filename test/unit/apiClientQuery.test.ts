@@ -9,7 +9,9 @@ import { createApiClient, describeRequest, type ApiClient } from '../../electron
 import { encodeContactParams, encodeOrderParams } from '../../electron/main/api/params.ts';
 import { startSampleApi, SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 import type { ContactHidden, OrderHidden, SampleContact, SampleOrder } from '../../electron/main/sampleApi/dataset.ts';
+import { SAMPLE_STATUS_CODES } from '../../electron/main/sampleApi/timeline.ts';
 import type { ContactServiceQuery, OrderServiceQuery, QueryEncoding, ServiceQuery } from '../../shared/serviceQuery.ts';
+import { dayBefore, monthBefore } from '../helpers/sampleDays.ts';
 
 const tokens = async () => ({ accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN });
 const ENCODINGS: QueryEncoding[] = [
@@ -149,8 +151,13 @@ describe('every §4 parameter round-trips to the sample API', () => {
   let contacts: { row: SampleContact; hidden: ContactHidden }[];
   let orders: { row: SampleOrder; hidden: OrderHidden }[];
 
+  // The sample data's dates are relative to its clock; this one puts 29 February 2028 inside the
+  // year before it, so a leap day is sent in each date style.
+  const CLOCK = new Date('2028-06-15T12:00:00.000Z');
+  const LEAP_DAY = '2028-02-29';
+
   beforeAll(async () => {
-    api = await startSampleApi({ contacts: 3000, orders: 1200, seed: 11 });
+    api = await startSampleApi({ contacts: 3000, orders: 1200, seed: 11, clock: CLOCK });
     // metadata entries other than account_id, some with spaces (contacts carry only account_id)
     for (const [i, id] of [...api.dataset.contactIds()].entries()) if (i % 7 === 0) api.dataset.updateContact(id, { meta: { ...api.dataset.contactById(id)!.meta, region: i % 14 === 0 ? 'North East' : 'south' } });
     for (const [i, id] of [...api.dataset.orderIds()].entries()) if (i % 5 === 0) api.dataset.updateOrder(id, { meta: { ...api.dataset.orderById(id)!.meta, team: i % 10 === 0 ? 'blue team' : 'red' } });
@@ -174,26 +181,29 @@ describe('every §4 parameter round-trips to the sample API', () => {
 
   const contactCases = (): [ContactServiceQuery, (c: { row: SampleContact; hidden: ContactHidden }) => boolean][] => {
     const name = contacts[100]!.row.lastName;
+    const month = monthBefore(api.dataset.asOf, 2);
+    const [old, since] = [dayBefore(api.dataset.asOf, 300), dayBefore(api.dataset.asOf, 180)];
     return [
       [{ search: name.toUpperCase() }, ({ row: c }) => [c.firstName, c.lastName, c.fullName, c.companyName, c.email, c.phoneNo, c.city].some((v) => v.toLowerCase().includes(name.toLowerCase()))],
       [{ addressStatus: ['Failed'] }, ({ hidden }) => hidden.addressStatus === 'Failed'],
-      [{ addressStatus: ['Failed', 'Verified'] }, ({ hidden }) => hidden.addressStatus !== null],
+      [{ addressStatus: ['Failed', 'Verified'] }, ({ hidden }) => hidden.addressStatus === 'Failed' || hidden.addressStatus === 'Verified'],
+      [{ addressStatus: ['Corrected'] }, ({ hidden }) => hidden.addressStatus === 'Corrected'],
       [{ lastMailedStatus: ['In Transit'] }, ({ hidden }) => hidden.lastMailedStatus === 'In Transit'],
       [{ lastMailedStatus: ['In Transit', 'Returned', 'Lost in the post'] }, ({ hidden }) => hidden.lastMailedStatus === 'In Transit' || hidden.lastMailedStatus === 'Returned'],
-      [{ lastMailedDate: { startDate: '2021-03-01', endDate: '2021-03-31' } }, ({ hidden }) => within(hidden.lastMailedDate, '2021-03-01', '2021-03-31')],
-      [{ lastMailedDate: { startDate: '2024-02-29' } }, ({ hidden }) => within(hidden.lastMailedDate, '2024-02-29')],
-      [{ lastMailedDate: { endDate: '2020-02-29' } }, ({ hidden }) => within(hidden.lastMailedDate, undefined, '2020-02-29')],
+      [{ lastMailedDate: { startDate: month.start, endDate: month.end } }, ({ hidden }) => within(hidden.lastMailedDate, month.start, month.end)],
+      [{ lastMailedDate: { startDate: LEAP_DAY } }, ({ hidden }) => within(hidden.lastMailedDate, LEAP_DAY)],
+      [{ lastMailedDate: { endDate: old } }, ({ hidden }) => within(hidden.lastMailedDate, undefined, old)],
       [{ tags: ['7001', '7002'] }, ({ row }) => row.ContactLabels.some((l) => l.id === '7001' || l.id === '7002')],
       [{ isReturnAddress: true }, ({ hidden }) => hidden.isReturnAddress],
       [{ isReturnAddress: false }, ({ hidden }) => !hidden.isReturnAddress],
       [{ 'meta.account_id': 'acct-1003' }, ({ row }) => row.meta?.account_id === 'acct-1003'],
       [{ 'meta.region': 'North East' }, ({ row }) => (row.meta as Record<string, unknown> | undefined)?.region === 'North East'],
       [
-        { addressStatus: ['Verified'], lastMailedStatus: ['Mailed', 'Delivered'], lastMailedDate: { startDate: '2020-01-01' }, tags: ['7002', '7003', '7004'], 'meta.account_id': 'acct-1001' },
+        { addressStatus: ['Verified'], lastMailedStatus: ['Mailed', 'Delivered'], lastMailedDate: { startDate: since }, tags: ['7002', '7003', '7004'], 'meta.account_id': 'acct-1001' },
         ({ row, hidden }) =>
           hidden.addressStatus === 'Verified' &&
           (hidden.lastMailedStatus === 'Mailed' || hidden.lastMailedStatus === 'Delivered') &&
-          within(hidden.lastMailedDate, '2020-01-01') &&
+          within(hidden.lastMailedDate, since) &&
           row.ContactLabels.some((l) => ['7002', '7003', '7004'].includes(l.id)) &&
           row.meta?.account_id === 'acct-1001',
       ],
@@ -203,26 +213,30 @@ describe('every §4 parameter round-trips to the sample API', () => {
   const orderCases = (): [OrderServiceQuery, (o: { row: SampleOrder; hidden: OrderHidden }) => boolean][] => {
     const word = orders[7]!.row.campaign.name.split(' ')[0]!;
     const day = orders[5]!.hidden.createdAt.slice(0, 10);
+    const month = monthBefore(api.dataset.asOf, 3);
+    const [soon, processedBy, since] = [dayBefore(api.dataset.asOf, 20), dayBefore(api.dataset.asOf, 200), dayBefore(api.dataset.asOf, 300)];
+    const { PROCESSING, MAILED } = SAMPLE_STATUS_CODES;
     return [
       [{ search: word }, ({ row }) => row.id.includes(word.toLowerCase()) || row.campaign.name.toLowerCase().includes(word.toLowerCase())],
       [{ search: orders[9]!.row.id }, ({ row }) => row.id.includes(orders[9]!.row.id)],
       [{ productTypes: ['postcard', 'certified_letter'] }, ({ row }) => ['postcard', 'certified_letter'].includes(row.product.productType)],
-      [{ sources: ['CSV import'] }, ({ hidden }) => hidden.source === 'CSV import'],
-      [{ sources: ['Web', 'API'] }, ({ hidden }) => hidden.source === 'Web' || hidden.source === 'API'],
-      [{ orderStatus: ['3', '4'] }, ({ row }) => row.status === 3 || row.status === 4],
-      [{ paymentStatus: ['Unpaid'] }, ({ hidden }) => hidden.paymentStatus === 'Unpaid'],
-      [{ paymentStatus: ['Refunded', 'Failed'] }, ({ hidden }) => hidden.paymentStatus === 'Refunded' || hidden.paymentStatus === 'Failed'],
-      [{ createdDate: { startDate: '2022-01-01', endDate: '2022-12-31' } }, ({ hidden }) => within(hidden.createdAt, '2022-01-01', '2022-12-31')],
+      [{ sources: ['HUBSPOT'] }, ({ hidden }) => hidden.source === 'HUBSPOT'],
+      [{ sources: ['ZAPIER', 'PODIO'] }, ({ hidden }) => hidden.source === 'ZAPIER' || hidden.source === 'PODIO'],
+      [{ orderStatus: [String(PROCESSING), String(MAILED)] }, ({ row }) => row.status === PROCESSING || row.status === MAILED],
+      [{ orderStatus: ['ON_HOLD', 'CANCELED'] }, ({ row }) => row.status === SAMPLE_STATUS_CODES.ON_HOLD || row.status === SAMPLE_STATUS_CODES.CANCELED],
+      [{ paymentStatus: ['PAYMENT_FAILED'] }, ({ hidden }) => hidden.paymentStatus === 'PAYMENT_FAILED'],
+      [{ paymentStatus: ['PENDING', 'NOT_CHARGED'] }, ({ hidden }) => hidden.paymentStatus === 'PENDING' || hidden.paymentStatus === 'NOT_CHARGED'],
+      [{ createdDate: { startDate: month.start, endDate: month.end } }, ({ hidden }) => within(hidden.createdAt, month.start, month.end)],
       [{ createdDate: { startDate: day, endDate: day } }, ({ hidden }) => hidden.createdAt.startsWith(day)],
-      [{ createdDate: { endDate: '2020-02-29' } }, ({ hidden }) => within(hidden.createdAt, undefined, '2020-02-29')],
-      [{ scheduledDate: { startDate: '2023-01-01' } }, ({ row }) => within(row.campaign.deliveryDate, '2023-01-01')],
-      [{ processingDate: { endDate: '2020-06-30' } }, ({ hidden }) => within(hidden.processedAt, undefined, '2020-06-30')],
+      [{ createdDate: { endDate: LEAP_DAY } }, ({ hidden }) => within(hidden.createdAt, undefined, LEAP_DAY)],
+      [{ scheduledDate: { startDate: soon } }, ({ row }) => within(row.campaign.deliveryDate, soon)],
+      [{ processingDate: { endDate: processedBy } }, ({ hidden }) => within(hidden.processedAt, undefined, processedBy)],
       [{ createdBy: ['301', '302'] }, ({ hidden }) => hidden.createdBy === '301' || hidden.createdBy === '302'],
       [{ 'meta.account_id': 'acct-1002' }, ({ row }) => row.meta.account_id === 'acct-1002'],
       [{ 'meta.team': 'blue team' }, ({ row }) => row.meta.team === 'blue team'],
       [
-        { 'meta.account_id': 'acct-1001', orderStatus: ['5'], paymentStatus: ['Paid'], sources: ['Web', 'CSV import'], createdDate: { startDate: '2020-01-01' } },
-        ({ row, hidden }) => row.meta.account_id === 'acct-1001' && row.status === 5 && hidden.paymentStatus === 'Paid' && ['Web', 'CSV import'].includes(hidden.source) && within(hidden.createdAt, '2020-01-01'),
+        { 'meta.account_id': 'acct-1001', orderStatus: ['MAILED'], paymentStatus: ['PAID'], sources: ['OLC_CLIENT', 'HUBSPOT'], createdDate: { startDate: since } },
+        ({ row, hidden }) => row.meta.account_id === 'acct-1001' && row.status === MAILED && hidden.paymentStatus === 'PAID' && ['OLC_CLIENT', 'HUBSPOT'].includes(hidden.source) && within(hidden.createdAt, since),
       ],
     ];
   };
@@ -252,7 +266,7 @@ describe('every §4 parameter round-trips to the sample API', () => {
         expect(expected.length, JSON.stringify(params)).toBeLessThan(orders.length);
         expect(await allIds(client, { resource: 'orders', params }), JSON.stringify(params)).toEqual(expected);
       }
-      // orderStatus is text: a value that is no status code is sent and matches nothing
+      // orderStatus is text: a value that is no status name or code is sent and matches nothing
       expect((await client.listQuery({ resource: 'orders', params: { orderStatus: ['on hold'] } }, 0, 10)).count).toBe(0);
     });
   }

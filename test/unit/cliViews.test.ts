@@ -65,12 +65,14 @@ describe('letterdesk view and query', () => {
   });
 
   it('an orders view by paymentStatus exports its rows; view list and status --json show it', async () => {
-    expect((await cli(['view', 'add', 'Unpaid', '--resource', 'orders', '--param', 'paymentStatus=Unpaid'])).code).toBe(0);
+    expect((await cli(['view', 'add', 'Unpaid', '--resource', 'orders', '--param', 'paymentStatus=PENDING,NOT_CHARGED'])).code).toBe(0);
     const unpaid: string[] = [];
     for (let i = 0; i < api.dataset.orderCount; i++) {
       const { id } = api.dataset.orderAt(i);
-      if (api.dataset.orderHidden(id)?.paymentStatus === 'Unpaid') unpaid.push(id);
+      const paymentStatus = api.dataset.orderHidden(id)?.paymentStatus;
+      if (paymentStatus === 'PENDING' || paymentStatus === 'NOT_CHARGED') unpaid.push(id);
     }
+    expect(unpaid.length).toBeGreaterThan(0);
     const out = join(dir, 'unpaid.csv');
     const exported = await cli(['export', 'orders', '--view', 'Unpaid', '--out', out, '--json']);
     expect(exported.code, exported.stderr).toBe(0);
@@ -111,10 +113,13 @@ describe('letterdesk view and query', () => {
     expect(page.code, page.stderr).toBe(0);
     expect((JSON.parse(page.stdout) as unknown[]).length).toBe(7);
     const out = join(dir, 'live.csv');
-    const csv = await cli(['query', 'orders', '--param', 'paymentStatus=Unpaid', '--out', out]);
+    // a known value typed in other case is sent as the service's SDK spells it
+    const paymentFailed = [...api.dataset.orderIds()].filter((id) => api.dataset.orderHidden(id)?.paymentStatus === 'PAYMENT_FAILED');
+    expect(paymentFailed.length).toBeGreaterThan(0);
+    const csv = await cli(['query', 'orders', '--param', 'paymentStatus=payment_failed', '--out', out]);
     expect(csv.code, csv.stderr).toBe(0);
-    expect(csv.stdout).toMatch(/^Wrote \d+ orders to /);
-    expect((parse(readFileSync(out, 'utf8'), { columns: true }) as unknown[]).length).toBeGreaterThan(0);
+    expect(csv.stdout).toMatch(new RegExp(`^Wrote ${paymentFailed.length} orders to `));
+    expect((parse(readFileSync(out, 'utf8'), { columns: true }) as unknown[]).length).toBe(paymentFailed.length);
   }, 120_000);
 
   it('an unknown parameter or a bad value is a usage error that names it', async () => {
