@@ -186,10 +186,13 @@ describe('letterdesk CLI from a clean data directory', () => {
 
   it('exit status 3 for auth errors, without echoing the token', async () => {
     const wrong = 'wrong-token-1234567890';
-    const rejected = await cli(['sync', 'contacts'], { LETTERDESK_ACCESS_TOKEN: wrong });
+    const wrongRefresh = 'wrong-refresh-1234567890';
+    // Both tokens given, so the answer is about the tokens being wrong, not about one missing.
+    const rejected = await cli(['sync', 'contacts'], { LETTERDESK_ACCESS_TOKEN: wrong, LETTERDESK_REFRESH_TOKEN: wrongRefresh });
     expect(rejected.code).toBe(3);
     expect(rejected.stderr).toMatch(/^letterdesk: .*rejected the .*tokens? \(HTTP 401\)/m);
     expect(rejected.stderr + rejected.stdout).not.toContain(wrong);
+    expect(rejected.stderr + rejected.stdout).not.toContain(wrongRefresh);
 
     const missing = await cli(['sync']);
     expect(missing.code).toBe(3);
