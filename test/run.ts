@@ -40,6 +40,10 @@ const total: Tally = { passed: 0, failed: 0, skipped: 0 };
 const failures: string[] = [];
 /** Failed tests by name with the first line of their error, repeated at the very end of the output. */
 const failedTests: string[] = [];
+/** Each step's title and seconds, repeated at the end: a log that keeps only its tail still shows where the time went. */
+const stepTimes: string[] = [];
+/** The longest end-to-end tests, `file > title` and seconds, for the same closing lines. */
+const longTests: { name: string; seconds: number }[] = [];
 
 /** The first non-empty line of a failure message, without terminal colour codes, at most 200 characters. */
 function firstLine(message: string | undefined): string {
@@ -53,7 +57,9 @@ function step(title: string, command: string, commandArgs: string[], env: Record
   // npm and npx are .cmd scripts on Windows, which only a shell can start.
   const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env }, shell: process.platform === 'win32' });
   const ok = result.status === 0;
-  console.log(`=== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`=== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds.toFixed(1)} s`);
+  stepTimes.push(`${title} ${seconds.toFixed(1)} s`);
   if (!ok) failures.push(title);
   return ok;
 }
@@ -81,7 +87,9 @@ function bufferedStep({ title, command, args: commandArgs }: StepSpec): Promise<
       const ok = code === 0;
       console.log(`\n=== ${title}: ${command} ${commandArgs.join(' ')}`);
       process.stdout.write(Buffer.concat(chunks));
-      console.log(`=== ${title}: ${ok ? 'ok' : `FAILED (${why ?? `exit ${code}`})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`=== ${title}: ${ok ? 'ok' : `FAILED (${why ?? `exit ${code}`})`} in ${seconds.toFixed(1)} s`);
+      stepTimes.push(`${title} ${seconds.toFixed(1)} s`);
       if (!ok) failures.push(title);
       done(ok);
     };
@@ -159,7 +167,7 @@ function playwrightFailure(error: PlaywrightError | undefined): string {
 interface PlaywrightSuite {
   title?: string;
   file?: string;
-  specs?: { title?: string; file?: string; line?: number; tests?: { status?: string; results?: { error?: PlaywrightError }[] }[] }[];
+  specs?: { title?: string; file?: string; line?: number; tests?: { status?: string; results?: { error?: PlaywrightError; duration?: number }[] }[] }[];
   suites?: PlaywrightSuite[];
 }
 
@@ -172,6 +180,8 @@ function addPlaywright(file: string): void {
   const visit = (suite: PlaywrightSuite): void => {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
+        const ms = (test.results ?? []).reduce((sum, result) => sum + (result.duration ?? 0), 0);
+        longTests.push({ name: `${spec.file ?? suite.file ?? '?'} > ${spec.title ?? '?'}`, seconds: ms / 1000 });
         if (test.status !== 'unexpected') continue;
         const error = test.results?.map((result) => result.error).find((e) => e !== undefined);
         failedTests.push(`${spec.file ?? suite.file ?? '?'}:${spec.line ?? '?'} > ${spec.title ?? '?'}: ${playwrightFailure(error)}`);
@@ -237,6 +247,9 @@ if (runBench) {
 }
 
 console.log('');
+console.log(`Step times: ${stepTimes.join(' · ')}`);
+const longest = longTests.sort((a, b) => b.seconds - a.seconds).slice(0, 5);
+if (longest.length > 0) console.log(`Longest end-to-end tests: ${longest.map((t) => `${t.name.slice(0, 70)} ${t.seconds.toFixed(0)} s`).join(' · ')}`);
 if (failures.length > 0) console.log(`Failed steps: ${failures.join(', ')}`);
 for (const test of failedTests) console.log(`Failed test: ${test}`);
 console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);

@@ -241,7 +241,13 @@ async function startApp(page: Page, dataDir: string, sample: { contacts: number;
             if (!status.ok) return 'no status yet';
             const { running, history } = status.value as SyncStatus;
             const ended = new Set(history.map((run) => run.resource));
-            return !running && ended.has('contacts') && ended.has('orders') ? 'ended' : 'running';
+            if (!running && ended.has('contacts') && ended.has('orders')) return 'ended';
+            // What a timeout then reports: how far each resource's latest run had come.
+            const latest = ['contacts', 'orders'].map((resource) => {
+              const run = history.find((r) => r.resource === resource);
+              return run === undefined ? `${resource} not started` : `${resource} ${run.outcome}, ${run.rows} rows`;
+            });
+            return `running (${latest.join('; ')})`;
           },
           { timeout: timeoutMs },
         )

@@ -53,7 +53,7 @@ function parseCount(text: string): number {
 }
 
 test('first run, sync, search, filter, details, offline and back', async ({ app }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(600_000);
   const { page } = app;
   const started = Date.now();
   const step = (name: string) => console.log(`[journey] ${((Date.now() - started) / 1000).toFixed(1)}s ${name}`);
