@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_QUERY_IDS, MAX_THEN_BY } from './queryLimits.ts';
+import { KEPT_PARAM_NAMES, MAX_KEPT_VALUE, type KeptFacet } from './keptFilters.ts';
 import { viewIdSchema } from './views.ts';
 
 export { MAX_QUERY_IDS, MAX_THEN_BY };
@@ -45,6 +46,12 @@ export type RecordChange = z.infer<typeof recordChange>;
 
 /** The change filter: records of these kinds of change in the last sync (removed ones from their kept copies). */
 const changedFilter = z.array(recordChange).max(3).optional();
+/**
+ * Kept filters (shared/keptFilters.ts) of one resource: per parameter, the rows of any of its
+ * values (OR) as the service answered them at its last read; several parameters combine with AND.
+ */
+const keptFilter = (params: readonly string[]) =>
+  z.array(z.object({ param: z.enum(params as [string, ...string[]]), values: z.array(z.string().min(1).max(MAX_KEPT_VALUE)).min(1).max(MAX_LIST) }).strict()).max(params.length).optional();
 /** "Only records kept as invalid": records that did not match §2, kept with their reason. */
 const invalidOnlyFilter = z.boolean().optional();
 
@@ -90,6 +97,8 @@ export const contactQuerySchema = z
     changed: changedFilter,
     /** Only contacts kept as invalid (`invalidReason` set). */
     invalidOnly: invalidOnlyFilter,
+    /** The service's filters kept offline: address status, last mailed, return address (shared/keptFilters.ts). */
+    kept: keptFilter(KEPT_PARAM_NAMES.contacts),
     /** Only the contacts with these ids (a selection), in the query's order. */
     ids: idsFilter,
     sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
@@ -136,6 +145,8 @@ export const orderQuerySchema = z
     changed: changedFilter,
     /** Only orders kept as invalid (`invalidReason` set). */
     invalidOnly: invalidOnlyFilter,
+    /** The service's filters kept offline: order status, payment, source, dates, created by (shared/keptFilters.ts). */
+    kept: keptFilter(KEPT_PARAM_NAMES.orders),
     /** Only the orders with these ids (a selection), in the query's order. */
     ids: idsFilter,
     sort: z.object({ column: orderSortColumn, direction: sortDirection }).strict().optional(),
@@ -279,6 +290,8 @@ export interface ContactFacets {
   changed: FacetOption<RecordChange>[];
   /** Records of the view kept as invalid (the `invalidOnly` filter left out). */
   invalid: number;
+  /** The kept service filters (shared/keptFilters.ts) with their values' counts. */
+  kept: KeptFacet[];
 }
 
 export interface OrderFacets {
@@ -292,4 +305,6 @@ export interface OrderFacets {
   changed: FacetOption<RecordChange>[];
   /** See {@link ContactFacets.invalid}. */
   invalid: number;
+  /** See {@link ContactFacets.kept}. */
+  kept: KeptFacet[];
 }

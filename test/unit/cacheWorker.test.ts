@@ -77,7 +77,7 @@ describe('read methods through the worker', () => {
       [{ states: ['Ohio', 'Texas'], verified: ['yes'] }, { offset: 0, limit: 100 }],
     ],
     countContacts: [[{}], [{ search: 'a' }], [{ liveMode: ['live'] }], [{ invalidOnly: true }], [{ changed: ['added', 'removed'] }]],
-    contactFacets: [[{}], [{ search: 'e' }], [{ changed: ['removed'] }]],
+    contactFacets: [[{}], [{ search: 'e' }], [{ changed: ['removed'] }], [{ kept: [{ param: 'addressStatus', values: ['Failed'] }] }]],
     getContact: [[someId()], ['no such id']],
     queryOrders: [
       [{}, { offset: 0, limit: 50 }],
@@ -93,6 +93,7 @@ describe('read methods through the worker', () => {
     resourceStates: [[]],
     syncHistory: [[10], [1]],
     readPreview: [['0'.repeat(32)], ['not a key']],
+    listKeptFilters: [[], ['contacts'], ['orders']],
     listViews: [[], ['contacts'], ['orders']],
     getView: [[viewId], ['0000']],
     viewsNamed: [['Worker view'], ['worker VIEW'], ['nothing']],

@@ -183,6 +183,22 @@ describe('cache migrations', () => {
     db.close();
   });
 
+  it('008_kept_filters keeps the default service filters, none read yet, and refuses a value kept twice', () => {
+    const db = version1('m8.sqlite');
+    migrate(db, 7);
+    expect(migrate(db, 8)).toEqual({ from: 7, to: 8 });
+    expect(db.prepare("SELECT resource || ' ' || param || ' ' || value FROM kept_filters ORDER BY fid").pluck().all()).toEqual([
+      'contacts addressStatus Failed', 'contacts addressStatus Verified', 'contacts addressStatus Corrected', 'contacts lastMailedDate 30d',
+      'orders orderStatus ON_HOLD', 'orders orderStatus SCHEDULED', 'orders orderStatus PROCESSING', 'orders orderStatus MAILED', 'orders orderStatus CANCELED',
+      'orders paymentStatus PENDING', 'orders paymentStatus PAID', 'orders paymentStatus PAYMENT_FAILED', 'orders paymentStatus NOT_CHARGED',
+    ]);
+    expect(db.prepare('SELECT count(*) FROM kept_filters WHERE read_at IS NOT NULL OR members IS NOT NULL').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM kept_members').pluck().get()).toBe(0);
+    expect(() => db.exec("INSERT INTO kept_filters (resource, param, value) VALUES ('contacts', 'addressStatus', 'Failed')")).toThrow(/UNIQUE/);
+    expect(() => db.exec("INSERT INTO kept_filters (resource, param, value) VALUES ('labels', 'x', 'y')")).toThrow(/CHECK/);
+    db.close();
+  });
+
   it('sets WAL and synchronous=NORMAL on open', () => {
     const db = openCache(join(dir, 'pragmas.sqlite'));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

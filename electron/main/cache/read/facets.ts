@@ -14,6 +14,7 @@ import { RECORD_CHANGES, type ContactFacets, type ContactQuery, type DeliveredSt
 import { read, stmt, str, type Row } from './rows.ts';
 import { viewScope } from './listScope.ts';
 import { contactViewSql, orderViewSql, type ViewScope, type ViewSql } from './list.ts';
+import { keptFacets, withoutKept } from './kept.ts';
 
 /** Most options a facet lists. */
 const FACET_LIMIT = 200;
@@ -177,6 +178,7 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
       liveMode: named(live, liveOption),
       changed: changeFacet(db, 'contacts', query, scope),
       invalid: invalidCount(db, base, shared, 'contacts'),
+      kept: keptFacets(db, 'contacts', (param) => contactViewSql({ ...query, kept: withoutKept(query.kept, param) }, undefined, scope)),
     };
   });
 }
@@ -217,6 +219,7 @@ export function orderFacets(db: Database.Database, query: OrderQuery): OrderFace
       }),
       changed: changeFacet(db, 'orders', query, scope),
       invalid: invalidCount(db, base, shared, 'orders'),
+      kept: keptFacets(db, 'orders', (param) => orderViewSql({ ...query, kept: withoutKept(query.kept, param) }, undefined, scope)),
     };
   });
 }

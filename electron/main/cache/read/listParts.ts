@@ -198,6 +198,7 @@ export function contactParts(query: ContactQuery, omit: keyof ContactQuery | und
   }
   if (omit !== 'changed' && query.changed?.length) conditions.push(changedCondition('c', 'contact_changes', query.changed, params));
   if (query.invalidOnly) conditions.push('c.invalid_reason IS NOT NULL');
+  if (query.kept?.length) conditions.push(...keptConditions('c', 'contacts', query.kept, params));
   if (query.ids?.length) conditions.push(idsCondition('c', query.ids, params));
   // Instants compare as text like the days above: both sides are ISO 8601 in UTC ("…Z").
   if (query.createdAfter) {
@@ -239,8 +240,22 @@ export function orderConditions(query: OrderQuery, omit: keyof OrderQuery | unde
   if (query.campaignId !== undefined) where.push(idCondition('o.campaign_id', 'campaignId', query.campaignId, params));
   if (omit !== 'changed' && query.changed?.length) where.push(changedCondition('o', 'order_changes', query.changed, params));
   if (query.invalidOnly) where.push('o.invalid_reason IS NOT NULL');
+  if (query.kept?.length) where.push(...keptConditions('o', 'orders', query.kept, params));
   if (query.ids?.length) where.push(idsCondition('o', query.ids, params));
   return where;
+}
+
+/**
+ * The kept filters' conditions (shared/keptFilters.ts): per parameter, the row's id is among the
+ * members the service returned for one of its values (kept_members). A value that is not kept
+ * has no members and matches nothing.
+ */
+export function keptConditions(alias: string, resource: 'contacts' | 'orders', kept: readonly { param: string; values: readonly string[] }[], params: Record<string, unknown>): string[] {
+  return kept.map((selection, i) => {
+    params[`keptParam${i}`] = selection.param;
+    const values = inList(params, `kept${i}_`, [...new Set(selection.values)]);
+    return `${alias}.id IN (SELECT km.id FROM kept_members km WHERE km.fid IN (SELECT fid FROM kept_filters WHERE resource = '${resource}' AND param = :keptParam${i} AND value IN (${values})))`;
+  });
 }
 
 /**

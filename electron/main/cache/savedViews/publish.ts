@@ -86,7 +86,7 @@ export function currentMembership(db: Database.Database, viewId: string): ViewMe
 /**
  * Deletes the data of every member key no view points at and no refresh is writing (left by a
  * refresh that replaced it, a view deleted or given another query, a refresh discarded), and the
- * staging of views that no longer exist.
+ * staging of views and kept filters that no longer exist.
  * @returns the member keys deleted
  */
 export function collectViewGarbage(db: Database.Database): number[] {
@@ -94,7 +94,10 @@ export function collectViewGarbage(db: Database.Database): number[] {
   const garbage = [...storedMemberKeys(db)].filter((key) => !live.has(key));
   for (const key of garbage) dropMemberKey(db, key);
   db.transaction(() => {
-    for (const table of ['view_stage', 'view_stage_pages', 'view_refresh_state']) db.prepare(`DELETE FROM ${table} WHERE view_id NOT IN (SELECT id FROM saved_views)`).run();
+    // A kept filter's read is staged under `kept-<fid>` (kept.ts): it stays while its filter does.
+    for (const table of ['view_stage', 'view_stage_pages', 'view_refresh_state']) {
+      db.prepare(`DELETE FROM ${table} WHERE view_id NOT IN (SELECT id FROM saved_views) AND view_id NOT IN (SELECT 'kept-' || fid FROM kept_filters)`).run();
+    }
   })();
   return garbage;
 }

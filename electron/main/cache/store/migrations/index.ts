@@ -11,6 +11,7 @@ import { migration as m004 } from './004_template_previews.ts';
 import { migration as m005 } from './005_saved_views.ts';
 import { migration as m006 } from './006_changes_and_summaries.ts';
 import { migration as m007 } from './007_data_source.ts';
+import { migration as m008 } from './008_kept_filters.ts';
 
 /** One schema step. `sql` runs inside the runner's transaction; never edit a released migration. */
 export interface Migration {
@@ -20,7 +21,7 @@ export interface Migration {
 }
 
 /** Every migration, in order; `MIGRATIONS[i].version === i + 1`. */
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008];
 
 /** The schema version this build of Letterdesk writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,74 @@
+/**
+ * Reading the kept filters (shared/keptFilters.ts; tables in docs/cache-schema.md): the list the
+ * CLI's status and the profile's settings show, and the filter pane's counts of each kept value
+ * within the current view. Every function reads inside the caller's read transaction or its own.
+ */
+import type Database from 'better-sqlite3';
+import { KEPT_PARAMS, keptValueName, type KeptFacet, type KeptFilter, type KeptSelection } from '../../../../shared/keptFilters.ts';
+import type { Resource } from '../../../../shared/serviceRecords.ts';
+import { read, stmt, type Row } from './rows.ts';
+import type { ViewSql } from './list.ts';
+
+/** The spec's order of the parameters of `resource`, for sorting. */
+function paramOrder(resource: Resource, param: string): number {
+  const i = KEPT_PARAMS[resource].findIndex((p) => p.param === param);
+  return i === -1 ? KEPT_PARAMS[resource].length : i;
+}
+
+function toKept(r: Row): KeptFilter {
+  const resource = r.resource as Resource;
+  const param = String(r.param);
+  const value = String(r.value);
+  return {
+    resource, param, value, name: keptValueName(param, value),
+    members: r.members === null ? null : Number(r.members),
+    serverCount: r.server_count === null ? null : Number(r.server_count),
+    readAt: r.read_at === null ? null : String(r.read_at),
+    asOfDay: r.as_of_day === null ? null : String(r.as_of_day),
+    lastError: r.error_code === null ? null : { code: String(r.error_code), message: String(r.error_message ?? ''), at: String(r.error_at ?? '') },
+  };
+}
+
+/** `selections` without the one of `param` (a facet's counts leave its own selection out). */
+export function withoutKept(selections: readonly KeptSelection[] | undefined, param: string): KeptSelection[] | undefined {
+  return selections?.filter((s) => s.param !== param);
+}
+
+/** The kept values of every resource, or of one: by resource, then parameter in the pane's order, then as kept. */
+export function listKeptFilters(db: Database.Database, resource?: Resource): KeptFilter[] {
+  const rows = stmt(db, 'SELECT fid, resource, param, value, read_at, as_of_day, server_count, members, error_code, error_message, error_at FROM kept_filters ORDER BY resource, fid').all() as Row[];
+  return rows
+    .map(toKept)
+    .filter((k) => resource === undefined || k.resource === resource)
+    .sort((a, b) => a.resource.localeCompare(b.resource) || paramOrder(a.resource, a.param) - paramOrder(b.resource, b.param));
+}
+
+/**
+ * The filter pane's kept parameters of `resource` with each kept value's count within the view
+ * `viewOf(query without this parameter's selection)`: the stored count of members the mirror
+ * holds for the whole mirror, else one grouped scan of the view per parameter.
+ */
+export function keptFacets(db: Database.Database, resource: Resource, viewOf: (without: string) => ViewSql): KeptFacet[] {
+  return read(db, () => {
+    const all = listKeptFilters(db, resource);
+    const alias = resource === 'contacts' ? 'c' : 'o';
+    return KEPT_PARAMS[resource].flatMap((spec): KeptFacet[] => {
+      const values = all.filter((k) => k.param === spec.param);
+      if (values.length === 0) return [];
+      const v = viewOf(spec.param);
+      let counts: Map<string, number> | null = null;
+      if (!v.all) {
+        const sql = `SELECT kf.value AS v, count(*) AS n FROM ${v.from} JOIN kept_members km ON km.id = ${alias}.id JOIN kept_filters kf ON kf.fid = km.fid
+          WHERE (${v.where}) AND kf.resource = '${resource}' AND kf.param = :keptFacetParam GROUP BY kf.value`;
+        counts = new Map((stmt(db, sql).all({ ...v.params, keptFacetParam: spec.param }) as Row[]).map((r) => [String(r.v), Number(r.n)]));
+      }
+      return [{
+        param: spec.param, title: spec.title, kind: spec.kind,
+        options: values.map((k) => ({
+          value: k.value, label: k.name, readAt: k.readAt, asOfDay: k.asOfDay, lastError: k.lastError,
+          count: k.readAt === null ? null : counts === null ? k.members : (counts.get(k.value) ?? 0),
+        })),
+      }];
+    });
+  });
+}
