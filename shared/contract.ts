@@ -60,6 +60,11 @@ export interface Profile {
    */
   previews?: boolean;
   /**
+   * After a sync, read the memberships of the kept filters (shared/keptFilters.ts), so the
+   * service's own filters work offline. Absent (profiles saved before the setting existed) means on.
+   */
+  keptFilters?: boolean;
+  /**
    * How service queries write §4.1's lists and dates (serviceQuery.ts `QueryEncoding`). Absent
    * (profiles saved before the setting existed) means `DEFAULT_QUERY_ENCODING`: encoded, year-month-day.
    */
@@ -110,6 +115,8 @@ export const profileInputSchema = z
     pageSize: z.number().int().min(1).max(1000),
     /** Download template previews during a sync; absent: on for a new profile, unchanged on edit. */
     previews: z.boolean().optional(),
+    /** Read the kept filters after a sync; absent: on for a new profile, unchanged on edit. */
+    keptFilters: z.boolean().optional(),
     /** How service queries are written; absent: the default for a new profile, unchanged on edit. */
     queryEncoding: queryEncodingSchema.optional(),
     /** Names of the order status codes; absent: none for a new profile, unchanged on edit; `{}` removes them all. */

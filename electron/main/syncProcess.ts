@@ -73,6 +73,7 @@ async function run(data: SyncStartData, signal: AbortSignal, post: (m: SyncProce
       signal,
       onProgress: (value) => post({ type: 'progress', value }),
       onRun: (run) => post({ type: 'run', run }),
+      keptFilters: data.keptFilters === true,
       views: {
         ids: data.views ?? [],
         onViewRefreshed: (refresh) => post({ type: 'view', refresh }),

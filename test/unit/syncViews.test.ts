@@ -13,12 +13,12 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import type { ViewRefresh, ViewServiceQuery } from '../../shared/views.ts';
-import { createApiClient, type ContactListParams, type OrderListParams } from '../../electron/main/api/client.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
 import { countContacts, getContact, queryContacts } from '../../electron/main/cache/read/queries.ts';
 import { createView, deleteView, duplicateView, getView, updateView, viewNewerIds } from '../../electron/main/cache/savedViews/savedViews.ts';
 import { startSync } from '../../electron/main/sync/controller.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
+import { serviceIds as readServiceIds } from '../helpers/serviceIds.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
 
@@ -29,16 +29,7 @@ let db: Database.Database;
 let file: string;
 
 /** The ids the service returns for `query`, in its order, read page by page with the API client. */
-async function serviceIds(resource: Resource, query: ViewServiceQuery): Promise<string[]> {
-  const client = createApiClient({ baseUrl: api.baseUrl, getTokens: async () => tokens });
-  const ids: string[] = [];
-  for (let page = 0; ; page++) {
-    const params = { ...query, page, pageSize: 1000 };
-    const result = resource === 'contacts' ? await client.listContacts(params as ContactListParams) : await client.listOrders(params as unknown as OrderListParams);
-    ids.push(...result.records.map((r) => String((r.raw as { id: string }).id)));
-    if (ids.length >= result.count || result.records.length === 0) return ids;
-  }
-}
+const serviceIds = (resource: Resource, query: ViewServiceQuery): Promise<string[]> => readServiceIds(api.baseUrl, resource, query);
 
 /** The ids of a view's membership, in the service's order. */
 function memberIds(viewId: string): string[] {

@@ -140,6 +140,7 @@ export class SyncRuns {
       accountId: profile.accountId,
       pageSize: profile.pageSize,
       previews: profile.previews !== false,
+      keptFilters: profile.keptFilters !== false,
       ...(profile.queryEncoding ? { encoding: profile.queryEncoding } : {}),
       resources,
       views,
@@ -172,6 +173,10 @@ export class SyncRuns {
       .then((runs) => {
         this.#finish(hooks, onCallerAbort);
         for (const run of runs) announce(run);
+        // The kept filters were read after every resource: a resource announced while the next one
+        // was read changed again (its kept members), so the page reads its counts again.
+        const earlier = runs.filter((r) => r.outcome === 'succeeded' && r.resource !== resources.at(-1)).map((r) => r.resource);
+        if (profile.keptFilters !== false && earlier.length > 0) options.emit('cacheChanged', { profileId: profile.id, resources: earlier });
         // A run whose records kept changing (DRIFT) had every request answered: the per-request
         // outcomes have already said the service is online, and its failure says nothing about it.
         const failed = runs.find((r) => r.outcome === 'failed' && r.error?.code !== 'DRIFT');

@@ -46,6 +46,8 @@ const storedProfileSchema = z.object({
   createdAt: z.iso.datetime(),
   // Optional: files written before the setting existed have none (on).
   previews: z.boolean().optional(),
+  // Optional for the same reason (absent: on).
+  keptFilters: z.boolean().optional(),
   // Optional for the same reason (absent: DEFAULT_QUERY_ENCODING). A value this version does not
   // know (written by a newer one) reads as absent rather than making the whole file damaged.
   queryEncoding: queryEncodingSchema.strip().optional().catch(undefined),
@@ -256,6 +258,7 @@ export class ProfileStore {
         pageSize: fields.pageSize,
         sampleData: options.sampleData ?? existing.sampleData,
         ...(fields.previews === undefined ? {} : { previews: fields.previews }),
+        ...(fields.keptFilters === undefined ? {} : { keptFilters: fields.keptFilters }),
         ...(fields.queryEncoding === undefined ? {} : { queryEncoding: { ...fields.queryEncoding } }),
         ...(fields.statusNames === undefined ? {} : { statusNames: copyStatusNames(fields.statusNames) }),
       };
@@ -271,6 +274,7 @@ export class ProfileStore {
         sampleData: options.sampleData ?? false,
         createdAt: new Date().toISOString(),
         ...(fields.previews === undefined ? {} : { previews: fields.previews }),
+        ...(fields.keptFilters === undefined ? {} : { keptFilters: fields.keptFilters }),
         ...(fields.queryEncoding === undefined ? {} : { queryEncoding: { ...fields.queryEncoding } }),
         ...(fields.statusNames === undefined ? {} : { statusNames: copyStatusNames(fields.statusNames) }),
       };

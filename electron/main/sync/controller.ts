@@ -68,6 +68,8 @@ export interface StartSyncOptions {
    * cache lacks are downloaded (never failing the sync); false deletes the stored ones. @default false
    */
   previews?: boolean;
+  /** After the resources and views, read the kept filters of the resources published (keptRefresh.ts). @default false */
+  keptFilters?: boolean;
   /** Override of {@link SYNC_PROCESS_HEAP_LIMITS} (tests). */
   heapLimits?: readonly (SyncHeapLimit | undefined)[];
   /** How the sync process is started. @default {@link nodeSyncProcessLauncher} (the app passes Electron's) */
@@ -184,6 +186,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     profileId: options.profileId ?? '',
     logFile: logFileOfThisProcess(),
     previews: options.previews ?? false,
+    keptFilters: options.keptFilters ?? false,
     views: [...(options.views ?? [])],
     encoding: options.encoding ?? DEFAULT_QUERY_ENCODING,
   };

@@ -21,7 +21,8 @@
  *  6. or record the run's failure or cancel, leaving the previous snapshot as it was.
  * Steps 1–4 are read.ts's, shared with the refresh of a saved view's membership (viewRefresh.ts);
  * decisions are in decisions.ts, the bookkeeping's SQL in cache/syncBookkeeping.ts. Saved views
- * asked for are refreshed after their resource (`views`), each reported as it ends.
+ * asked for are refreshed after their resource (`views`), each reported as it ends; the kept
+ * filters of the resources published (`keptFilters`) are read last.
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
@@ -40,6 +41,7 @@ import { cancelled, failurePayload, keptData } from './failures.ts';
 import type { PageSource } from './pageSource.ts';
 import { SyncProgressMeter } from './progress.ts';
 import { planRead, readUntilConsistent, type ResourceSync } from './read.ts';
+import { refreshKeptFilters, type KeptReadOutcome } from './keptRefresh.ts';
 import { refreshViews, skipViews, type ViewRefreshOptions } from './viewRefresh.ts';
 
 /** Options of {@link runSync}. */
@@ -72,6 +74,15 @@ export interface RunSyncOptions {
    * run (views of a resource not synced now: after the resources), with their outcomes.
    */
   views?: ViewRefreshOptions;
+  /**
+   * Read the kept filters' memberships of each resource published now, after every resource and
+   * view (keptRefresh.ts). @default false
+   */
+  keptFilters?: boolean;
+  /** The local day date presets are computed from (YYYY-MM-DD). @default today in this process's time zone */
+  today?: string;
+  /** Called with the outcome of each kept value's read. */
+  onKeptRead?: (outcome: KeptReadOutcome) => void;
 }
 
 /**
@@ -99,6 +110,10 @@ export async function runSync(db: Database.Database, source: PageSource, options
   }
   if (views) await refreshViews(db, source, views, viewOptions, null);
   collectGarbage(db);
+  if (options.keptFilters) {
+    const published = runs.filter((run) => run.outcome === 'succeeded').map((run) => run.resource);
+    for (const outcome of await refreshKeptFilters(db, source, published, viewOptions)) options.onKeptRead?.(outcome);
+  }
   return runs;
 }
 

@@ -38,6 +38,8 @@ export interface SyncStartData {
   logFile: string | null;
   /** After the orders are published, download the template previews the cache lacks (previews/refresh.ts); false deletes them. */
   previews: boolean;
+  /** After the resources and views, read the kept filters of the resources published (keptRefresh.ts). */
+  keptFilters: boolean;
   /**
    * Saved views whose memberships are refreshed (sync/viewRefresh.ts), each after its resource's
    * run, or after the resources when its resource is not among them (`resources` may be empty).
