@@ -3,6 +3,7 @@
  * first use and shared by every caller of this process, so the app's handlers and the command
  * line's commands read a cache the same way.
  */
+import type { KeptFilter } from '../../../shared/keptFilters.ts';
 import { existsSync, rmSync } from 'node:fs';
 import type { Profile, ResourceState } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
@@ -94,6 +95,12 @@ export class CacheRegistry {
   async views(profile: Profile): Promise<SavedView[]> {
     if (!existsSync(this.fileOf(profile.id))) return [];
     return (await this.open(profile)).listViews();
+  }
+
+  /** The profile's kept filters with their last reads; a profile without a cache file has none read (no file is created to say so). */
+  async keptFilters(profile: Profile): Promise<KeptFilter[]> {
+    if (!existsSync(this.fileOf(profile.id))) return [];
+    return (await this.open(profile)).listKeptFilters();
   }
 
   /** Closes the cache of a profile (before its file is removed or replaced). */

@@ -4,6 +4,7 @@ import type { Profile } from '../../../../shared/contract.ts';
 import type { ContactQuery, OrderQuery } from '../../../../shared/query.ts';
 import { addContactFilters, addOrderFilters, contactQuery, intArg, orderQuery, type ContactFilterOptions, type OrderFilterOptions } from '../args.ts';
 import { chosenProfile, withContext, type CliContext, type CliIo } from '../context.ts';
+import { addKeptOptions, hasKeptOptions, withKeptOptions } from '../keptOptions.ts';
 import { JsonArrayWriter, printRecordTable } from '../output.ts';
 import { queryInView } from '../viewOptions.ts';
 
@@ -11,11 +12,19 @@ const DEFAULT_LIMIT = 100;
 
 /**
  * Prints the records of a view: with `json` the cached JSON of each record, exactly as the service
- * sent it (§2.2 / §2.3 shapes), streamed; else a table.
+ * sent it (§2.2 / §2.3 shapes), streamed; else a table. The service-filter options (keptOptions.ts)
+ * narrow it first.
  */
-async function listRecords(ctx: CliContext, profile: Profile, kind: 'contacts' | 'orders', local: ContactQuery | OrderQuery, view: string | undefined, limit: number, json: boolean): Promise<void> {
+async function listRecords(ctx: CliContext, profile: Profile, kind: 'contacts' | 'orders', opts: Record<string, unknown>, local: ContactQuery | OrderQuery, view: string | undefined, limit: number, json: boolean): Promise<void> {
   const cache = await ctx.core.caches.openSynced(profile, kind);
-  const query = view === undefined ? local : await queryInView(ctx.core, profile, kind, view, local);
+  const inView = view === undefined ? local : await queryInView(ctx.core, profile, kind, view, local);
+  const query = hasKeptOptions(kind, opts) ? await withKeptOptions(ctx, profile, kind, opts, inView) : inView;
+  if (query === null) {
+    // The service returned none for the values it was asked.
+    if (json) new JsonArrayWriter(ctx.io.stdout).end();
+    else printRecordTable(ctx.io.stdout, ctx.io.stderr, kind, []);
+    return;
+  }
   if (json) {
     const writer = new JsonArrayWriter(ctx.io.stdout);
     await cache.records(kind, query, limit, (raws) => writer.add(raws));
@@ -29,23 +38,23 @@ async function listRecords(ctx: CliContext, profile: Profile, kind: 'contacts' |
 
 /** Registers the `contacts` and `orders` commands on `program`. */
 export function registerListCommands(program: Command, io: CliIo): void {
-  addContactFilters(program.command('contacts').description('search and list cached contacts (newest first unless --sort)'))
+  addKeptOptions(addContactFilters(program.command('contacts').description('search and list cached contacts (newest first unless --sort)')), 'contacts')
     .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
     .option('--json', 'print a JSON array of contacts in the service\u2019s record shape (\u00a72.2)')
     .option('--view <name>', 'only the members of this saved contacts view, with its filters (offline, from the cache)')
     .action((opts: ContactFilterOptions & { limit: number; json?: boolean; view?: string }, cmd: Command) =>
       withContext(cmd, io, async (ctx) => {
-        return listRecords(ctx, chosenProfile(ctx), 'contacts', contactQuery(opts), opts.view, opts.limit, opts.json === true);
+        return listRecords(ctx, chosenProfile(ctx), 'contacts', opts as unknown as Record<string, unknown>, contactQuery(opts), opts.view, opts.limit, opts.json === true);
       }),
     );
 
-  addOrderFilters(program.command('orders').description('search and list cached orders (newest first unless --sort)'))
+  addKeptOptions(addOrderFilters(program.command('orders').description('search and list cached orders (newest first unless --sort)')), 'orders')
     .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
     .option('--json', 'print a JSON array of orders in the service\u2019s record shape (\u00a72.3)')
     .option('--view <name>', 'only the members of this saved orders view, with its filters (offline, from the cache)')
     .action((opts: OrderFilterOptions & { limit: number; json?: boolean; view?: string }, cmd: Command) =>
       withContext(cmd, io, async (ctx) => {
-        return listRecords(ctx, chosenProfile(ctx), 'orders', orderQuery(opts), opts.view, opts.limit, opts.json === true);
+        return listRecords(ctx, chosenProfile(ctx), 'orders', opts as unknown as Record<string, unknown>, orderQuery(opts), opts.view, opts.limit, opts.json === true);
       }),
     );
 }
