@@ -94,7 +94,8 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sync', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
   if (await page.getByTestId('status-sync').isVisible()) await app.screenshot('03-sync-view-running');
-  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
+  // The kept filters are read after the records, each value through the slowed answers.
+  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 150_000 });
   expect(await page.evaluate(() => (window as unknown as { __sawProgress?: boolean }).__sawProgress)).toBe(true);
   app.core.sampleApi.server?.setFaults({});
   await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/);
@@ -191,7 +192,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   // --- Orders filtered by status ------------------------------------------------------------------
   await page.keyboard.press('Escape');
   const allOrders = parseCount(await countText(page));
-  const statusOption = page.getByRole('group', { name: 'Status', exact: true }).locator('label').first();
+  const statusOption = page.getByRole('group', { name: 'Status (record code)', exact: true }).locator('label').first();
   const statusCode = ((await statusOption.locator('.opt-label').textContent()) ?? '').trim();
   const statusCount = parseCount((await statusOption.locator('.count').textContent()) ?? '0');
   await statusOption.locator('input').check();

@@ -123,7 +123,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   // --- Orders: status names in the table, the filter pane and the detail; unknown fields ----------
   await page.keyboard.press('Control+2');
   const orders = grid(page, 'Orders');
-  await expect(page.getByRole('group', { name: 'Status', exact: true })).toContainText('Printed');
+  await expect(page.getByRole('group', { name: 'Status (record code)', exact: true })).toContainText('Printed');
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(unknownOrderId);
   const orderRow = orders.getByRole('row').filter({ hasText: unknownOrderId });
   await expect(orderRow.locator('[data-col="status"]')).toHaveText('Printed');
@@ -147,7 +147,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   await page.keyboard.press('Escape');
 
   // The status filter by its name: every row shown carries it.
-  await (await filterOption(page, 'Status', 'Printed')).locator('input').check();
+  await (await filterOption(page, 'Status (record code)', 'Printed')).locator('input').check();
   await expect(orders.locator('[data-col="status"]').first()).toHaveText('Printed');
   expect(new Set((await orders.locator('[role="row"] [data-col="status"]').allTextContents()).map((t) => t.trim()))).toEqual(new Set(['Printed']));
   // The CSV keeps the code and gives the name beside it.
@@ -164,7 +164,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   expect(lines.length).toBeGreaterThan(0);
   expect(new Set(lines.map((l) => `${l[codeAt]} ${l[nameAt]}`))).toEqual(new Set(['5 Printed']));
   await orderExport.getByRole('button', { name: 'Done' }).click();
-  await (await filterOption(page, 'Status', 'Printed')).locator('input').uncheck();
+  await (await filterOption(page, 'Status (record code)', 'Printed')).locator('input').uncheck();
 
   // An invalid order.
   await (await filterOption(page, 'Kept as invalid', 'Only records kept as invalid')).locator('input').check();

@@ -13,6 +13,8 @@ export interface FilterSection {
   limit?: number;
   /** Option labels wrap onto more lines instead of ending in an ellipsis (a sentence, not a value). */
   wrap?: boolean;
+  /** A short line under the options (where the counts come from, as of when). */
+  note?: string;
   /** Toggles an option in place of the list's own (a yes/no filter such as "Only records kept as invalid"). */
   toggle?: (value: string | number) => void;
   /**

@@ -53,7 +53,7 @@ export function createContactsModel(): ContactsModel {
     facets: (query) => call('contactFacets', { query: withLocalCreatedDays(query) }),
     check: checkContactFilters,
     modeKeys: ['labelsMode'],
-    filterKeys: ['labels', 'labelsMode', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore', 'changed', 'invalidOnly'],
+    filterKeys: ['labels', 'labelsMode', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore', 'changed', 'invalidOnly', 'kept'],
   });
 }
 
@@ -64,7 +64,7 @@ export function createOrdersModel(): OrdersModel {
     page: (query, window) => call('queryOrders', { query, window }),
     count: (query) => call('countOrders', { query }),
     facets: (query) => call('orderFacets', { query }),
-    filterKeys: ['statuses', 'productTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered', 'contactId', 'templateId', 'campaignId', 'changed', 'invalidOnly'],
+    filterKeys: ['statuses', 'productTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered', 'contactId', 'templateId', 'campaignId', 'changed', 'invalidOnly', 'kept'],
     // OrdersView's columns: "Delivered" already says how many recipients, and the mode and the
     // schedule are in the filters; without them the rest fit beside the filters at 1360 px.
     defaultHidden: ['recipients', 'liveMode', 'schedule'],

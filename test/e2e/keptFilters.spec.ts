@@ -1,0 +1,101 @@
+/**
+ * The service's filters in the filter pane, in Chromium with the real handlers and the sample
+ * API: after "Explore with sample data" the sync reads the kept filters; the sample API then
+ * stops, and each weekly question is one click — failed addresses, mailed in the last 30 days,
+ * unpaid orders, orders on hold — with as many rows as the sample API returned for the same query
+ * while it answered. The pane says the answers are the service's, as of its read. Screenshots of
+ * the pane in both themes at 1360×860 and 1024×700.
+ */
+import type { Page } from '@playwright/test';
+import { createApiClient, type ContactListParams, type OrderListParams } from '../../electron/main/api/client.ts';
+import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
+import { localDay, presetRange } from '../../shared/keptFilters.ts';
+import type { Resource } from '../../shared/serviceRecords.ts';
+import { expect, test, type AppHarness } from './harness.ts';
+import { expectAccessible, grid, numberIn, syncSample } from './tableSpecs.ts';
+
+test.use({ sampleContacts: 900, sampleOrders: 300 });
+
+/** How many records the sample API returns for `query` (its `count`). */
+async function serviceCount(baseUrl: string, resource: Resource, query: Record<string, unknown>): Promise<number> {
+  const client = createApiClient({ baseUrl, getTokens: async () => ({ accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN }) });
+  const params = { ...query, page: 0, pageSize: 1 };
+  const result = resource === 'contacts' ? await client.listContacts(params as ContactListParams) : await client.listOrders(params as unknown as OrderListParams);
+  return result.count;
+}
+
+/** Stops the embedded sample API for good: a sync would find it gone, as a real service that went away. */
+async function stopSampleApi(core: AppHarness['core']): Promise<string> {
+  const api = core.sampleApi as { ensure: () => Promise<string>; stop: () => Promise<void> };
+  const baseUrl = await api.ensure();
+  await api.stop();
+  api.ensure = async () => baseUrl;
+  return baseUrl;
+}
+
+async function matchCount(page: Page): Promise<number> {
+  return numberIn(await page.getByTestId('match-count').textContent());
+}
+
+/** The checkbox of `option` in the pane's group `group`. */
+function option(page: Page, group: string, option: string) {
+  return page.getByRole('group', { name: group, exact: true }).getByRole('checkbox', { name: new RegExp(`^${option} [\\d,]+$`) });
+}
+
+test('failed addresses, mailed in the last 30 days, unpaid and on-hold orders: one click each, offline', async ({ app }) => {
+  test.setTimeout(240_000);
+  const { page } = app;
+  await syncSample(app);
+  const baseUrl = await app.core.sampleApi.ensure();
+  const today = localDay(new Date());
+  const expected = {
+    failed: await serviceCount(baseUrl, 'contacts', { addressStatus: ['Failed'] }),
+    recent: await serviceCount(baseUrl, 'contacts', { lastMailedDate: presetRange('30d', today) }),
+    failedRecent: await serviceCount(baseUrl, 'contacts', { addressStatus: ['Failed'], lastMailedDate: presetRange('30d', today) }),
+    paymentFailed: await serviceCount(baseUrl, 'orders', { paymentStatus: ['PAYMENT_FAILED'] }),
+    onHold: await serviceCount(baseUrl, 'orders', { orderStatus: ['ON_HOLD'] }),
+  };
+  for (const [question, n] of Object.entries(expected)) expect(n, question).toBeGreaterThan(0);
+  await stopSampleApi(app.core);
+
+  // --- Contacts: failed addresses, mailed lately -----------------------------------------------
+  const filters = page.getByRole('complementary', { name: 'Contact filters' });
+  await expect(filters.getByRole('group', { name: 'Address status', exact: true })).toBeVisible();
+  await expect(filters.getByText(/^From the service, as of /).first()).toBeVisible();
+  await expect(filters.getByRole('group', { name: 'Verified (record flag)', exact: true })).toBeVisible();
+  const all = await matchCount(page);
+  await option(page, 'Address status', 'Failed').check();
+  await expect.poll(() => matchCount(page)).toBe(expected.failed);
+  await expect(grid(page, 'Contacts').locator('[role="row"][aria-rowindex="2"] .skeleton')).toHaveCount(0);
+  await option(page, 'Last mailed date', 'Last 30 days').check();
+  await expect.poll(() => matchCount(page)).toBe(expected.failedRecent);
+  await expect(filters.getByText(/days counted to /)).toBeVisible();
+  await app.screenshot('kept-01-contacts-failed-recent');
+  await expectAccessible(page, 'kept filters (contacts)');
+  await option(page, 'Address status', 'Failed').uncheck();
+  await expect.poll(() => matchCount(page)).toBe(expected.recent);
+  await option(page, 'Last mailed date', 'Last 30 days').uncheck();
+  await expect.poll(() => matchCount(page)).toBe(all);
+
+  // --- Orders: unpaid, on hold -------------------------------------------------------------------
+  await page.keyboard.press('Control+2');
+  await expect(page.getByRole('group', { name: 'Payment', exact: true })).toBeVisible();
+  await option(page, 'Payment', 'Payment failed').check();
+  await expect.poll(() => matchCount(page)).toBe(expected.paymentFailed);
+  await option(page, 'Payment', 'Payment failed').uncheck();
+  await option(page, 'Order status', 'On hold').check();
+  await expect.poll(() => matchCount(page)).toBe(expected.onHold);
+  await expect(page.getByRole('group', { name: 'Status (record code)', exact: true })).toBeVisible();
+  await app.screenshot('kept-02-orders-on-hold');
+
+  // --- 1024×700: the pane is a drawer over the table ------------------------------------------------
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.keyboard.press('Control+1');
+  await expect(grid(page, 'Contacts')).toBeVisible();
+  const filtersButton = page.getByRole('button', { name: /^Filters/ });
+  if ((await filtersButton.getAttribute('aria-pressed')) !== 'true') await filtersButton.click();
+  await expect(filters).toBeVisible();
+  await option(page, 'Address status', 'Failed').check();
+  await expect.poll(() => matchCount(page)).toBe(expected.failed);
+  await app.screenshot('kept-03-narrow-pane');
+});
