@@ -108,7 +108,8 @@ describe('handlers over a real core (sample data slice)', () => {
     const ordersRead = sequence.indexOf('progress:orders');
     expect(ordersRead).toBeGreaterThan(0);
     expect(sequence.slice(0, ordersRead)).toEqual(expect.arrayContaining(['finished:contacts', 'changed:contacts']));
-    expect(sequence.filter((s) => s.startsWith('finished:') || s.startsWith('changed:'))).toEqual(['finished:contacts', 'changed:contacts', 'finished:orders', 'changed:orders']);
+    // The kept filters are read after both resources: the contacts' counts changed once more then.
+    expect(sequence.filter((s) => s.startsWith('finished:') || s.startsWith('changed:'))).toEqual(['finished:contacts', 'changed:contacts', 'finished:orders', 'changed:orders', 'changed:contacts']);
     // The orders' run ends the sync: when it is announced, the sync is no longer running (a page
     // that asks for the status in answer must not be told "running" for ever).
     const announcedWhileRunning = env.recorded.events.filter((e) => e.event === 'syncFinished').map((e) => e.running);
