@@ -27,7 +27,7 @@ import {
 } from './query.ts';
 import type { Contact, Order, Resource } from './serviceRecords.ts';
 import { queryEncodingSchema, type QueryEncoding } from './serviceQuery.ts';
-import { statusNamesSchema, type StatusNames } from './statusNames.ts';
+import { statusNamesSchema, type LearnedStatusNames, type StatusNames } from './statusNames.ts';
 import { campaignQuerySchema, templateQuerySchema, type CampaignRow, type TemplateRow } from './summaries.ts';
 import { boundedJsonObjectSchema, viewIdSchema, viewNameSchema, viewSettingsSchema, type JsonValue, type SavedView, type ViewRefresh } from './views.ts';
 
@@ -442,6 +442,8 @@ export const calls = {
   startSync: { input: z.object({ resources: z.array(resourceSchema).min(1).max(2) }).strict(), output: out<{ runId: string }>() },
   cancelSync: { input: empty, output: out<{ cancelled: boolean }>() },
   getSyncStatus: { input: empty, output: out<SyncStatus>() },
+  /** The names the service's kept order statuses give the status codes, and the codes they disagree on. */
+  learnedStatusNames: { input: empty, output: out<LearnedStatusNames>() },
   /** Delete the active profile's cache and start a full sync. */
   clearCacheAndResync: { input: empty, output: out<{ runId: string }>() },
 

@@ -43,3 +43,32 @@ export function statusName(code: number | null, names?: StatusNames | null): str
   const named = names && Object.prototype.hasOwnProperty.call(names, String(code)) ? names[String(code)] : undefined;
   return named ? named.name : `Status ${code}`;
 }
+
+/**
+ * Names the service's order statuses give the codes (the kept `orderStatus` filters,
+ * shared/keptFilters.ts): a code whose orders all came back under one status is named by it; a
+ * code whose orders came back under several is a conflict, reported and left unnamed.
+ */
+export interface LearnedStatusNames {
+  /** Status code (decimal text) → the status's display name ("Mailed"). */
+  names: { [code: string]: string };
+  /** Codes whose orders fall under several statuses, each with how many orders. */
+  conflicts: { code: number; statuses: { name: string; orders: number }[] }[];
+}
+
+/** A colour for a learned or typed name that has none: the same name always gets the same one. */
+export function defaultStatusColour(name: string): StatusColour {
+  let hash = 0;
+  for (const ch of name.toLowerCase()) hash = (hash * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
+  return STATUS_COLOURS[1 + (hash % (STATUS_COLOURS.length - 1))] ?? 'grey';
+}
+
+/**
+ * The names a code reads as: the profile's own, then the learned ones for the codes it leaves
+ * unnamed, each with its default colour.
+ */
+export function withLearnedNames(own: StatusNames | null | undefined, learned: LearnedStatusNames['names'] | null | undefined): StatusNames {
+  const out: StatusNames = {};
+  for (const [code, name] of Object.entries(learned ?? {})) out[code] = { name, colour: defaultStatusColour(name) };
+  return { ...out, ...(own ?? {}) };
+}

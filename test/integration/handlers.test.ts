@@ -161,7 +161,7 @@ describe('handlers over a real core (sample data slice)', () => {
     expect(result.rows).toBe(view.total.count);
   });
 
-  it('names the status codes in the orders CSV as the active profile does', async () => {
+  it('names the status codes in the orders CSV as the active profile does, then as the service does', async () => {
     const profile = core.activeProfile();
     const codes = (await env.call('orderFacets', { query: {} })).statuses.map((s) => s.value);
     expect(codes.length).toBeGreaterThan(1);
@@ -172,7 +172,11 @@ describe('handlers over a real core (sample data slice)', () => {
     const result = await env.call('exportCsv', { kind: 'orders', query: null, columns: ['id', 'status', 'statusName'], options: { delimiter: 'comma', bom: false, neutralizeFormulas: false }, statusNames: { [String(codes[0])]: { name: 'Not these', colour: 'red' } } });
     const rows = parse(readFileSync(result.path!, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(400);
-    for (const r of rows) expect(r['Status name']).toBe(r.Status === String(codes[0]) ? 'Printed' : `Status ${r.Status}`);
+    // The codes the profile leaves unnamed read as the service's kept order statuses name them.
+    const learned = (await env.call('learnedStatusNames', {})).names;
+    expect(Object.keys(learned).length).toBeGreaterThan(1);
+    for (const r of rows) expect(r['Status name']).toBe(r.Status === String(codes[0]) ? 'Printed' : (learned[r.Status!] ?? `Status ${r.Status}`));
+    expect(new Set(rows.map((r) => r['Status name']))).toContain(learned[String(codes[1])]);
     expect((await env.call('exportColumns', { kind: 'orders' })).find((c) => c.key === 'raw')).toEqual({ key: 'raw', header: 'Raw JSON', inDefault: false });
   });
 

@@ -26,6 +26,7 @@ export const VALID: { [N in CallName]: unknown } = {
   startSync: { resources: ['contacts'] },
   cancelSync: {},
   getSyncStatus: {},
+  learnedStatusNames: {},
   clearCacheAndResync: {},
   testConnection: { baseUrl: 'https://api.example.com/api/v1', accountId: null, tokens: { accessToken: 'tok', refreshToken: 'ref' } },
   listViews: { resource: 'contacts' },

@@ -94,6 +94,7 @@ describe('read methods through the worker', () => {
     syncHistory: [[10], [1]],
     readPreview: [['0'.repeat(32)], ['not a key']],
     listKeptFilters: [[], ['contacts'], ['orders']],
+    learnedStatusNames: [[]],
     listViews: [[], ['contacts'], ['orders']],
     getView: [[viewId], ['0000']],
     viewsNamed: [['Worker view'], ['worker VIEW'], ['nothing']],

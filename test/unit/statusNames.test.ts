@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { saveProfileInputSchema, type ProfileInput } from '../../shared/contract.ts';
-import { statusName, type StatusNames } from '../../shared/statusNames.ts';
+import { STATUS_COLOURS, defaultStatusColour, statusName, withLearnedNames, type StatusNames } from '../../shared/statusNames.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
 import { runExport } from '../../electron/main/export/run.ts';
 import { profilesFilePath } from '../../electron/main/base/paths.ts';
@@ -30,6 +30,26 @@ describe('statusName', () => {
     expect(statusName(null, NAMES)).toBe('');
     // Only the profile's own entries, never an object's inherited keys.
     expect(statusName(0, { ...NAMES })).toBe('Status 0');
+  });
+});
+
+describe('learned names', () => {
+  it("fill the codes the profile leaves unnamed; the profile's own names win", () => {
+    const merged = withLearnedNames(NAMES, { '1': 'On hold', '4': 'Mailed' });
+    expect(statusName(1, merged)).toBe('Received');
+    expect(statusName(4, merged)).toBe('Mailed');
+    expect(merged['1']).toEqual(NAMES['1']);
+    expect(statusName(2, merged)).toBe('Status 2');
+    expect(withLearnedNames(undefined, null)).toEqual({});
+  });
+
+  it('a learned name gets the same colour every time, never the unnamed grey', () => {
+    const names = ['On hold', 'Scheduled', 'Processing', 'Mailed', 'Canceled'];
+    const colours = names.map(defaultStatusColour);
+    expect(colours).toEqual(names.map(defaultStatusColour));
+    expect(defaultStatusColour('MAILED')).toBe(defaultStatusColour('mailed'));
+    for (const c of colours) expect(STATUS_COLOURS.filter((x) => x !== 'grey')).toContain(c);
+    expect(new Set(colours).size).toBeGreaterThan(2);
   });
 });
 

@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, keptServiceQuery, localDay, presetRange } from '../../shared/keptFilters.ts';
+import { addDays, keptServiceQuery, keptValueName, localDay, presetRange } from '../../shared/keptFilters.ts';
+import { ORDER_STATUSES } from '../../shared/vocabularies.ts';
 import type { ContactQuery, OrderQuery } from '../../shared/query.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import type { ViewServiceQuery } from '../../shared/views.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
-import { listKeptFilters } from '../../electron/main/cache/read/kept.ts';
+import { learnedStatusNames, listKeptFilters } from '../../electron/main/cache/read/kept.ts';
 import { contactFacets, orderFacets } from '../../electron/main/cache/read/facets.ts';
 import { queryContacts, queryOrders } from '../../electron/main/cache/read/queries.ts';
 import { createView } from '../../electron/main/cache/savedViews/savedViews.ts';
@@ -150,6 +151,19 @@ describe('kept filters', () => {
     for (const o of payment.options) expect(o.count).toBe(orderIds({ kept: [{ param: 'orderStatus', values: ['ON_HOLD'] }, { param: 'paymentStatus', values: [o.value] }] }).length);
   });
 
+  it('each status code is named by the one order status the service returns its orders under', async () => {
+    const expected: Record<string, string> = {};
+    for (const status of ORDER_STATUSES) {
+      const ids = await serviceIds('orders', { orderStatus: [status] });
+      const codes = new Set(ids.map((id) => db.prepare('SELECT status FROM orders WHERE id = ?').pluck().get(id) as number));
+      // The sample API gives each status one code, as the service is taken to.
+      expect(codes.size, status).toBe(1);
+      expected[String([...codes][0])] = keptValueName('orderStatus', status);
+    }
+    expect(learnedStatusNames(db)).toEqual({ names: expected, conflicts: [] });
+    expect(Object.values(expected)).toEqual(['On hold', 'Scheduled', 'Processing', 'Mailed', 'Canceled']);
+  });
+
   it('inside a saved view a kept value narrows the view to its members', async () => {
     const view = createView(db, { resource: 'contacts', name: 'Verified in the service', serviceQuery: { addressStatus: ['Verified'] } });
     await runSync(db, createHttpPageSource({ baseUrl: api.baseUrl, tokens }), { resources: [], pageSize: 500, views: { ids: [view.id] } });
@@ -214,5 +228,18 @@ describe('kept filters', () => {
     expect(outcomes.map((o) => o.outcome)).toEqual(['cancelled']);
     expect(listKeptFilters(db, 'contacts')).toEqual(before);
     expect(db.prepare("SELECT count(*) FROM view_stage WHERE view_id LIKE 'kept-%'").pluck().get()).toBe(0);
+  });
+
+  it('a code whose orders the service lists under two statuses is reported, not named', () => {
+    const mailed = learnedStatusNames(db).names;
+    const code = Object.keys(mailed).find((c) => mailed[c] === 'Mailed')!;
+    const order = db.prepare('SELECT id FROM orders WHERE status = ? LIMIT 1').pluck().get(Number(code)) as string;
+    const canceled = db.prepare("SELECT fid FROM kept_filters WHERE param = 'orderStatus' AND value = 'CANCELED'").pluck().get() as number;
+    db.prepare('INSERT INTO kept_members (fid, id) VALUES (?, ?)').run(canceled, order);
+    const learned = learnedStatusNames(db);
+    expect(learned.names[code]).toBeUndefined();
+    const total = db.prepare('SELECT count(*) FROM orders WHERE status = ?').pluck().get(Number(code)) as number;
+    expect(learned.conflicts).toEqual([{ code: Number(code), statuses: [{ name: 'Mailed', orders: total }, { name: 'Canceled', orders: 1 }] }]);
+    expect(Object.keys(learned.names)).toHaveLength(4);
   });
 });

@@ -5,6 +5,7 @@
  * the same table. Every rule lives in the core; a handler picks the active profile, shows a dialog
  * or announces a change.
  */
+import { withLearnedNames } from '../../../shared/statusCodes.ts';
 import { randomUUID } from 'node:crypto';
 import { platform } from 'node:os';
 import type { Handlers, Profile, ProfileList, SyncStatus } from '../../../shared/contract.ts';
@@ -162,6 +163,7 @@ export function createHandlers(core: Core): Handlers {
     countOrders: withCache((cache, { query }) => cache.countOrders(query)),
     orderFacets: withCache((cache, { query }) => cache.orderFacets(query)),
     getOrder: withCache(async (cache, { id }) => (await cache.getOrder(id)) ?? Promise.reject(notCached('Order', id))),
+    learnedStatusNames: withCache((cache) => cache.learnedStatusNames()),
     queryTemplates: withCache((cache, { query, window }) => cache.queryTemplates(query, window)),
     getTemplate: withCache(async (cache, { id }) => (await cache.getTemplate(id)) ?? Promise.reject(notUsed('template', id))),
     queryCampaigns: withCache((cache, { query, window }) => cache.queryCampaigns(query, window)),
@@ -173,8 +175,9 @@ export function createHandlers(core: Core): Handlers {
 
     async exportCsv(input) {
       const profile = core.activeProfile();
-      // The database worker reads no profiles: the status names travel with the request.
-      const request = input.kind === 'orders' || input.kind === 'recipients' ? { ...input, statusNames: profile.statusNames ?? {} } : input;
+      // The database worker reads no profiles: the status names (the profile's, then the learned ones) travel with the request.
+      const names = input.kind === 'orders' || input.kind === 'recipients' ? withLearnedNames(profile.statusNames, (await (await core.cache()).learnedStatusNames()).names) : null;
+      const request = names ? { ...input, statusNames: names } : input;
       const exportId = randomUUID();
       const path = await core.options.platform.showSaveDialog(defaultExportFileName(profile.name, request.kind, new Date()), [
         { name: 'CSV', extensions: ['csv'] },

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { KEPT_PARAMS, keptValueName, type KeptFacet, type KeptFilter, type KeptSelection } from '../../../../shared/keptFilters.ts';
 import type { Resource } from '../../../../shared/serviceRecords.ts';
+import type { LearnedStatusNames } from '../../../../shared/statusCodes.ts';
 import { read, stmt, type Row } from './rows.ts';
 import type { ViewSql } from './list.ts';
 
@@ -70,5 +71,31 @@ export function keptFacets(db: Database.Database, resource: Resource, viewOf: (w
         })),
       }];
     });
+  });
+}
+
+/**
+ * The names the kept order statuses give the status codes (shared/statusCodes.ts
+ * `LearnedStatusNames`): each code of the mirror's orders is named by the one status whose members
+ * hold every order of that code; a code whose orders the service returned under several statuses
+ * is a conflict. Codes with orders under no kept status stay unnamed.
+ */
+export function learnedStatusNames(db: Database.Database): LearnedStatusNames {
+  return read(db, () => {
+    const totals = new Map((stmt(db, 'SELECT status AS code, count(*) AS n FROM orders WHERE status IS NOT NULL GROUP BY status').all() as Row[]).map((r) => [Number(r.code), Number(r.n)]));
+    const rows = stmt(db, `SELECT o.status AS code, kf.value AS value, count(*) AS n FROM kept_filters kf JOIN kept_members km ON km.fid = kf.fid JOIN orders o ON o.id = km.id
+      WHERE kf.resource = 'orders' AND kf.param = 'orderStatus' AND kf.read_at IS NOT NULL AND o.status IS NOT NULL GROUP BY o.status, kf.value ORDER BY o.status, n DESC, kf.value`).all() as Row[];
+    const byCode = new Map<number, { name: string; orders: number }[]>();
+    for (const r of rows) {
+      const code = Number(r.code);
+      byCode.set(code, [...(byCode.get(code) ?? []), { name: keptValueName('orderStatus', String(r.value)), orders: Number(r.n) }]);
+    }
+    const names: LearnedStatusNames['names'] = {};
+    const conflicts: LearnedStatusNames['conflicts'] = [];
+    for (const [code, statuses] of byCode) {
+      if (statuses.length > 1) conflicts.push({ code, statuses });
+      else if (statuses[0] && statuses[0].orders === totals.get(code)) names[String(code)] = statuses[0].name;
+    }
+    return { names, conflicts };
   });
 }

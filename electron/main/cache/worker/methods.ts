@@ -6,7 +6,7 @@
  */
 import type { ExportRequest } from '../../../../shared/contract.ts';
 import type { Job, MethodTable } from './protocol.ts';
-import { listKeptFilters } from '../read/kept.ts';
+import { learnedStatusNames, listKeptFilters } from '../read/kept.ts';
 import { readPreview } from '../read/previews.ts';
 import type { RecordsArgs } from '../read/records.ts';
 import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from '../savedViews/savedViews.ts';
@@ -31,6 +31,7 @@ export const CACHE_METHODS = {
   syncHistory,
   readPreview,
   listKeptFilters,
+  learnedStatusNames,
   listViews,
   getView,
   viewsNamed,
@@ -54,7 +55,7 @@ export type CacheMethodName = keyof CacheMethods;
  * Exact counts and facets scan and always wait for the worker.
  */
 export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>([
-  'queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory', 'listKeptFilters', 'listViews', 'getView', 'viewsNamed',
+  'queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory', 'listKeptFilters', 'learnedStatusNames', 'listViews', 'getView', 'viewsNamed',
   'queryTemplates', 'getTemplate', 'queryCampaigns', 'getCampaign',
 ]);
 

@@ -2,6 +2,7 @@
  * `letterdesk export contacts|orders|recipients|templates|campaigns --out FILE`: a CSV of the rows
  * the filters select (templates and campaigns: the lists over the cached orders, by --search).
  */
+import { withLearnedNames } from '../../../../shared/statusCodes.ts';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import {
@@ -70,10 +71,10 @@ export function registerExportCommand(program: Command, io: CliIo): void {
       const p = chosenProfile(ctx);
       const table = kind === 'contacts' ? 'contacts' : 'orders';
       let request: ExportRequest = kind === 'templates' || kind === 'campaigns' ? summaryRequest(kind, opts) : exportRequest(kind, opts);
-      // The "Status name" columns name the codes as the profile does.
-      if (request.kind === 'orders' || request.kind === 'recipients') request = { ...request, statusNames: p.statusNames ?? {} };
       const target = resolve(io.cwd, opts.out);
       const cache = await ctx.core.caches.openSynced(p, table);
+      // The "Status name" columns name the codes as the profile does, then as the service's kept statuses do.
+      if (request.kind === 'orders' || request.kind === 'recipients') request = { ...request, statusNames: withLearnedNames(p.statusNames, (await cache.learnedStatusNames()).names) };
       if (opts.view !== undefined && (request.kind === 'contacts' || request.kind === 'orders' || request.kind === 'recipients')) {
         request = { ...request, query: await queryInView(ctx.core, p, table, opts.view, request.query ?? {}) } as RecordExportRequest;
       }
