@@ -69,6 +69,8 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   // Saving new tokens for the active profile syncs at once.
   await expect(banner).toBeHidden({ timeout: 60_000 });
   await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/, { timeout: 60_000 });
+  // The records are in; the sync ends once it has read the kept filters too.
+  await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 120_000 });
   await page.keyboard.press('Control+1');
   await expect(page.getByRole('grid', { name: 'Contacts' }).locator('[role="row"][aria-rowindex="2"]')).toBeVisible();
   await page.keyboard.press('Control+6');

@@ -3,7 +3,8 @@
  * API: after "Explore with sample data" the sync reads the kept filters; the sample API then
  * stops, and each weekly question is one click — failed addresses, mailed in the last 30 days,
  * unpaid orders, orders on hold — with as many rows as the sample API returned for the same query
- * while it answered. The pane says the answers are the service's, as of its read. Screenshots of
+ * while it answered. The pane says the answers are the service's, as of its read, and the status
+ * codes read as the statuses the service returned their orders under. Screenshots of
  * the pane in both themes at 1360×860 and 1024×700.
  */
 import type { Page } from '@playwright/test';
@@ -85,7 +86,11 @@ test('failed addresses, mailed in the last 30 days, unpaid and on-hold orders: o
   await option(page, 'Payment', 'Payment failed').uncheck();
   await option(page, 'Order status', 'On hold').check();
   await expect.poll(() => matchCount(page)).toBe(expected.onHold);
-  await expect(page.getByRole('group', { name: 'Status (record code)', exact: true })).toBeVisible();
+  // The code of these orders is named by the status the service returned them under.
+  const codes = page.getByRole('group', { name: 'Status (record code)', exact: true });
+  await expect(codes.getByRole('checkbox')).toHaveCount(1);
+  await expect(codes.getByRole('checkbox', { name: /^On hold [\d,]+$/ })).toBeVisible();
+  await expect(grid(page, 'Orders').locator('[role="row"][aria-rowindex="2"]')).toContainText('On hold');
   await app.screenshot('kept-02-orders-on-hold');
 
   // --- 1024×700: the pane is a drawer over the table ------------------------------------------------

@@ -5,6 +5,7 @@
  * view on screen, the two list models, the summaries and the profile's saved views. This class
  * applies main's events and answers to all of them. One instance, created by App.svelte.
  */
+import { withLearnedNames, type LearnedStatusNames, type StatusNames } from '../../../shared/statusCodes.ts';
 import type { Profile, ProfileList, SaveProfileInput } from '../../../shared/contract.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { bridge, call, errorText } from '../lib/api.ts';
@@ -42,6 +43,8 @@ export class AppState {
   readonly #savedView = new Persisted<ViewName>(null, 'contacts', (v) => (VIEWS.includes(v) ? v : 'contacts'));
   /** Bumped whenever the active profile's cache publishes new data: open details read their record again. */
   cacheRevision = $state(0);
+  /** The names the service's kept order statuses give the codes (and their conflicts), or null before they are read. */
+  learnedStatusNames = $state<LearnedStatusNames | null>(null);
   /** Long work of the page in progress (copying many rows), or null. */
   task = $state.raw<PageTask | null>(null);
 
@@ -69,6 +72,8 @@ export class AppState {
   get profiles(): Profile[] { return this.profileList.list; }
   get activeProfileId(): string | null { return this.profileList.activeId; }
   get activeProfile(): Profile | null { return this.profileList.active; }
+  /** What each status code reads as: the profile's names, then the learned ones. */
+  get statusNames(): StatusNames { return withLearnedNames(this.activeProfile?.statusNames, this.learnedStatusNames?.names); }
   get syncStatus(): SyncState['status'] { return this.sync.status; }
   get progress(): SyncState['progress'] { return this.sync.progress; }
   /** Each resource of the running sync that has ended, with how it ended. */
@@ -236,6 +241,17 @@ export class AppState {
       this.sync.statusError = null;
     } catch (error) {
       if (id === this.activeProfileId) this.sync.statusError = errorText(error);
+    }
+    await this.#loadLearnedStatusNames(id);
+  }
+
+  /** Reads the learned status names of profile `id`; a cache that cannot answer leaves none. */
+  async #loadLearnedStatusNames(id: string): Promise<void> {
+    try {
+      const learned = await call('learnedStatusNames', {});
+      if (id === this.activeProfileId) this.learnedStatusNames = learned;
+    } catch {
+      if (id === this.activeProfileId) this.learnedStatusNames = null;
     }
   }
 
