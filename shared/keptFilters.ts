@@ -10,7 +10,7 @@
  *
  * Pure module: other shared/ files only, no zod.
  */
-import { LAST_MAILED_STATUS_EXAMPLES, type DateRange } from './serviceParams.ts';
+import { LAST_MAILED_STATUS_EXAMPLES, addDays, type DateRange } from './serviceParams.ts';
 import { ADDRESS_STATUSES, ORDER_STATUSES, PAYMENT_STATUSES, VOCABULARIES, vocabularyName, type Vocabulary } from './vocabularies.ts';
 import type { Resource } from './serviceRecords.ts';
 
@@ -101,13 +101,6 @@ export function keptValueProblem(resource: Resource, param: string, value: strin
   if (/[\u0000-\u001f\u007f]/.test(value)) return `A kept value of ${p.title} cannot hold control characters.`;
   if (!p.open && !p.known.includes(value)) return `${p.title} is kept for ${p.known.join(', ')}, not "${value.slice(0, 40)}".`;
   return null;
-}
-
-/** A calendar day `n` days after `day` (both YYYY-MM-DD; n may be negative). */
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00.000Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
 }
 
 /** The local calendar day of `at` (the person's time zone, where presets are counted), YYYY-MM-DD. */

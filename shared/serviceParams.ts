@@ -60,6 +60,13 @@ export function isCalendarDay(text: string): boolean {
   return calendarDayProblem(text) === null;
 }
 
+/** The calendar day `n` days after `day` (both YYYY-MM-DD; `n` may be negative). */
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
 /** A range of calendar days, both ends inclusive; either end may be left out, not both. */
 export interface DateRange {
   startDate?: string;

@@ -10,7 +10,8 @@ import type { Profile } from '../../../shared/contract.ts';
 import { LetterdeskError, isLetterdeskError } from '../../../shared/errors.ts';
 import { DATE_PRESETS, KEPT_PARAMS, keptValueName, type KeptSelection } from '../../../shared/keptFilters.ts';
 import { MAX_QUERY_IDS, type ContactQuery, type OrderQuery } from '../../../shared/query.ts';
-import { calendarDayProblem, type DateRange } from '../../../shared/serviceParams.ts';
+import { formatDateRange, type DateRange } from '../../../shared/serviceParams.ts';
+import { parseServiceParams } from '../../../shared/serviceQuery.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewServiceQuery } from '../../../shared/views.ts';
 import { collect } from './args.ts';
@@ -31,14 +32,21 @@ function listArg(value: string): Wanted {
   return { values };
 }
 
-/** A date value: a preset (7d, 30d, 90d, this-year) or START..END (either end optional), or one day. */
-function dateArg(value: string): Wanted {
-  const text = value.trim();
-  if ((DATE_PRESETS as readonly string[]).includes(text)) return { values: [text] };
-  const [start = '', end = start, ...rest] = text.includes('..') ? text.split('..') : [text, text];
-  const problem = rest.length > 0 || (start === '' && end === '') ? 'use 7d, 30d, 90d, this-year or START..END' : [start, end].filter(Boolean).map(calendarDayProblem).find((p) => p !== null);
-  if (problem) throw new InvalidArgumentError(`${problem}: 7d, 30d, 90d, this-year, or days as YYYY-MM-DD (2026-03-01..2026-03-31, 2026-03-01.., ..2026-03-31).`);
-  return { range: { ...(start ? { startDate: start } : {}), ...(end ? { endDate: end } : {}) } };
+/**
+ * A parser of a date value of `param`: a preset (7d, 30d, 90d, this-year), or a range of days as
+ * `--param` takes it (START..END, either end optional, or one day).
+ */
+function dateArg(resource: Resource, param: string): (value: string) => Wanted {
+  return (value) => {
+    const text = value.trim();
+    if ((DATE_PRESETS as readonly string[]).includes(text)) return { values: [text] };
+    try {
+      return { range: (parseServiceParams(resource, [`${param}=${text}`]) as unknown as Record<string, DateRange>)[param]! };
+    } catch (error) {
+      if (!isLetterdeskError(error)) throw error;
+      throw new InvalidArgumentError(`use ${DATE_PRESETS.join(', ')}, or a range: ${error.message}`);
+    }
+  };
 }
 
 /** A boolean value: yes or no. */
@@ -52,7 +60,7 @@ export function addKeptOptions(cmd: Command, resource: Resource): Command {
   for (const p of KEPT_PARAMS[resource]) {
     const known = p.known.length ? ` (${p.known.join(', ')}${p.open ? ', or any other' : ''})` : '';
     if (p.kind === 'list') cmd.option(`${p.option} <values>`, `${p.title}: any of these values${known}, as the service answered at the last sync (repeatable)`, collect(listArg));
-    else if (p.kind === 'date') cmd.option(`${p.option} <when>`, `${p.title}: ${DATE_PRESETS.join(', ')} (kept offline) or START..END as YYYY-MM-DD (asks the service)`, collect(dateArg));
+    else if (p.kind === 'date') cmd.option(`${p.option} <when>`, `${p.title}: ${DATE_PRESETS.join(', ')} (kept offline) or START..END as YYYY-MM-DD (asks the service)`, collect(dateArg(resource, p.param)));
     else cmd.option(`${p.option} <yes|no>`, `${p.title}: yes or no`, collect(booleanArg));
   }
   return cmd;
@@ -86,7 +94,7 @@ export async function withKeptOptions<Q extends ContactQuery | OrderQuery>(ctx: 
     const isKept = (v: string) => kept.some((k) => k.param === p.param && k.value === v);
     if (ranges.length === 1) {
       live[p.param] = ranges[0] as ViewServiceQuery[string];
-      needsService.push(`${p.option} ${formatRange(ranges[0]!)}`);
+      needsService.push(`${p.option} ${formatDateRange(ranges[0]!)}`);
     } else if (values.every(isKept)) selections.push({ param: p.param, values: [...new Set(values)] });
     else if (p.kind === 'list') {
       live[p.param] = [...new Set(values)];
@@ -97,10 +105,6 @@ export async function withKeptOptions<Q extends ContactQuery | OrderQuery>(ctx: 
   if (needsService.length === 0) return query;
   const ids = await liveIds(ctx, profile, resource, live, needsService);
   return ids.length === 0 ? null : ({ ...query, ids } as Q);
-}
-
-function formatRange(range: DateRange): string {
-  return `${range.startDate ?? ''}..${range.endDate ?? ''}`;
 }
 
 function notKept(option: string, values: string[]): LetterdeskError {

@@ -8,6 +8,7 @@ import { nationalDigits } from '../store/columns.ts';
 import { emptyFlag, qualify } from '../store/positions.ts';
 import { FILTER_TOKEN_MARK } from '../store/searchIndex.ts';
 import type { ContactQuery, OrderQuery, RecordChange } from '../../../../shared/query.ts';
+import { addDays } from '../../../../shared/serviceParams.ts';
 
 /** Sort column of shared/query.ts → position column (see build/publish.ts); `rowid` = default order. */
 export const CONTACT_SORT: Record<string, string> = {
@@ -65,12 +66,6 @@ export function inList(params: Record<string, unknown>, prefix: string, values: 
       return `:${prefix}${i}`;
     })
     .join(', ');
-}
-
-function dayAfter(day: string): string {
-  const d = new Date(`${day}T00:00:00.000Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
 }
 
 /**
@@ -194,7 +189,7 @@ export function contactParts(query: ContactQuery, omit: keyof ContactQuery | und
   }
   if (query.createdTo) {
     conditions.push('c.created_at < :createdToEnd');
-    params.createdToEnd = dayAfter(query.createdTo);
+    params.createdToEnd = addDays(query.createdTo, 1);
   }
   if (omit !== 'changed' && query.changed?.length) conditions.push(changedCondition('c', 'contact_changes', query.changed, params));
   if (query.invalidOnly) conditions.push('c.invalid_reason IS NOT NULL');
