@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, keptServiceQuery, keptValueName, localDay, presetRange } from '../../shared/keptFilters.ts';
+import { keptServiceQuery, keptValueName, localDay, presetRange } from '../../shared/keptFilters.ts';
+import { addDays } from '../../shared/serviceParams.ts';
 import { ORDER_STATUSES } from '../../shared/vocabularies.ts';
 import type { ContactQuery, OrderQuery } from '../../shared/query.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
@@ -41,23 +42,18 @@ function keptIds(resource: Resource, param: string, value: string): string[] {
     .pluck().all(resource, param, value) as string[];
 }
 
-function contactIds(query: ContactQuery): string[] {
+/** Every id a query's windows of 1,000 rows hold, sorted. */
+function allIds(window: (offset: number) => { rows: { id: string }[] }): string[] {
   const ids: string[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = queryContacts(db, query, { offset, limit: 1000 });
-    ids.push(...page.rows.map((r) => r.id));
-    if (page.rows.length < 1000) return ids.sort();
+    const rows = window(offset).rows;
+    ids.push(...rows.map((r) => r.id));
+    if (rows.length < 1000) return ids.sort();
   }
 }
 
-function orderIds(query: OrderQuery): string[] {
-  const ids: string[] = [];
-  for (let offset = 0; ; offset += 1000) {
-    const page = queryOrders(db, query, { offset, limit: 1000 });
-    ids.push(...page.rows.map((r) => r.id));
-    if (page.rows.length < 1000) return ids.sort();
-  }
-}
+const contactIds = (query: ContactQuery): string[] => allIds((offset) => queryContacts(db, query, { offset, limit: 1000 }));
+const orderIds = (query: OrderQuery): string[] => allIds((offset) => queryOrders(db, query, { offset, limit: 1000 }));
 
 async function sync(options: { today?: string; resources?: Resource[]; retries?: number; signal?: AbortSignal } = {}): Promise<KeptReadOutcome[]> {
   const outcomes: KeptReadOutcome[] = [];
