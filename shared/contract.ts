@@ -25,6 +25,7 @@ import {
   type RowCount,
   type RowPage,
 } from './query.ts';
+import { MAX_KEPT_VALUE, MAX_KEPT_VALUES_PER_PARAM, type KeptSettings } from './keptFilters.ts';
 import type { Contact, Order, Resource } from './serviceRecords.ts';
 import { queryEncodingSchema, type QueryEncoding } from './serviceQuery.ts';
 import { statusNamesSchema, type LearnedStatusNames, type StatusNames } from './statusNames.ts';
@@ -444,6 +445,16 @@ export const calls = {
   getSyncStatus: { input: empty, output: out<SyncStatus>() },
   /** The names the service's kept order statuses give the status codes, and the codes they disagree on. */
   learnedStatusNames: { input: empty, output: out<LearnedStatusNames>() },
+  /** A profile's kept service filters (shared/keptFilters.ts) with what their costs are estimated from. */
+  keptSettings: { input: byProfile, output: out<KeptSettings>() },
+  /**
+   * Makes `values` the kept values of one service filter of a profile (the others stay); they are
+   * read from the service after the next sync.
+   */
+  setKeptValues: {
+    input: z.object({ profileId, resource: resourceSchema, param: z.string().min(1).max(64), values: z.array(z.string().max(MAX_KEPT_VALUE)).max(MAX_KEPT_VALUES_PER_PARAM) }).strict(),
+    output: out<KeptSettings>(),
+  },
   /** Delete the active profile's cache and start a full sync. */
   clearCacheAndResync: { input: empty, output: out<{ runId: string }>() },
 

@@ -57,7 +57,7 @@ const spec = (s: KeptParamSpec): KeptParamSpec => Object.freeze({ ...s, known: O
 /** Every parameter that can be kept, per resource, in the order the filter pane lists them. */
 export const KEPT_PARAMS: Readonly<Record<Resource, readonly KeptParamSpec[]>> = Object.freeze({
   contacts: Object.freeze([
-    spec({ resource: 'contacts', param: 'addressStatus', kind: 'list', title: 'Address status', known: ADDRESS_STATUSES, defaults: ADDRESS_STATUSES, open: true, option: '--address-status', section: '§4.1' }),
+    spec({ resource: 'contacts', param: 'addressStatus', kind: 'list', title: 'Address status', known: ADDRESS_STATUSES, defaults: ADDRESS_STATUSES, open: false, option: '--address-status', section: '§4.1' }),
     spec({ resource: 'contacts', param: 'lastMailedStatus', kind: 'list', title: 'Last mailed', known: LAST_MAILED_STATUS_EXAMPLES, defaults: [], open: true, option: '--last-mailed-status', section: '§4.1' }),
     spec({ resource: 'contacts', param: 'lastMailedDate', kind: 'date', title: 'Last mailed date', known: DATE_PRESETS, defaults: ['30d'], open: false, option: '--last-mailed-date', section: '§4.1' }),
     spec({ resource: 'contacts', param: 'isReturnAddress', kind: 'boolean', title: 'Return address', known: BOOLEAN_VALUES, defaults: [], open: false, option: '--return-address', section: '§4.1' }),
@@ -100,6 +100,7 @@ export function keptValueProblem(resource: Resource, param: string, value: strin
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return `A kept value of ${p.title} cannot hold control characters.`;
   if (!p.open && !p.known.includes(value)) return `${p.title} is kept for ${p.known.join(', ')}, not "${value.slice(0, 40)}".`;
+  if (p.kind === 'list' && value.includes(',')) return `A kept value of ${p.title} cannot hold a comma: the service's lists are comma-separated. Keep each value on its own.`;
   return null;
 }
 
@@ -199,4 +200,65 @@ export interface KeptFacet {
   title: string;
   kind: KeptParamKind;
   options: KeptFacetOption[];
+}
+
+/** The most values one parameter keeps (each is one read after every sync). */
+export const MAX_KEPT_VALUES_PER_PARAM = 50;
+
+/** What the cost of a kept parameter is estimated from, per resource. */
+export interface KeptCostBasis {
+  /** Rows per request of the profile's sync (its `pageSize`). */
+  pageSize: number;
+  /** Records the cache holds of the resource, or null before its first sync. */
+  rows: number | null;
+  /** Seconds per request of the resource's last sync that succeeded (its length over its pages), or null before one. */
+  secondsPerRequest: number | null;
+}
+
+/** The estimated cost of reading a parameter's kept values after each sync. */
+export interface KeptParamCost {
+  /** Requests per sync; null when the resource was never synced (nothing to estimate from). */
+  requests: number | null;
+  /** Whether any value was never read, so its share is estimated rather than counted. */
+  estimated: boolean;
+  /** `requests` at the last sync's pace, in seconds; null without a sync to measure. */
+  seconds: number | null;
+}
+
+/** Requests that read `count` records: page 0 even when it is empty (§3 paging). */
+const pagesOf = (count: number, pageSize: number): number => Math.max(1, Math.ceil(count / pageSize));
+
+/**
+ * Estimates the requests one refresh of the kept `values` of parameter `spec` costs after a sync,
+ * and their seconds at the last sync's pace. A value read before costs its last `count` in pages. A
+ * value never read is estimated: a list or yes / no parameter gives each record one value, so its
+ * values partition the resource and the unread ones share what the read ones leave (together about
+ * one read of it); a date preset may select the whole resource, so each unread one counts as a
+ * whole read.
+ * @param values the values to keep, with the `count` the service reported for their last read (null: never read)
+ */
+export function keptParamCost(spec: Pick<KeptParamSpec, 'kind'>, values: readonly { serverCount: number | null }[], basis: KeptCostBasis): KeptParamCost {
+  if (values.length === 0) return { requests: 0, estimated: false, seconds: 0 };
+  const read = values.filter((v) => v.serverCount !== null).map((v) => v.serverCount!);
+  const unread = values.length - read.length;
+  let requests = read.reduce((sum, count) => sum + pagesOf(count, basis.pageSize), 0);
+  if (unread > 0) {
+    if (basis.rows === null) return { requests: null, estimated: true, seconds: null };
+    if (spec.kind === 'date') requests += unread * pagesOf(basis.rows, basis.pageSize);
+    else {
+      const left = Math.max(0, basis.rows - read.reduce((sum, count) => sum + count, 0));
+      requests += Math.ceil(left / basis.pageSize) + unread - (left > 0 ? 1 : 0);
+    }
+  }
+  return { requests, estimated: unread > 0, seconds: basis.secondsPerRequest === null ? null : requests * basis.secondsPerRequest };
+}
+
+/** A profile's kept filters with what their costs are estimated from (the Profiles page's setting). */
+export interface KeptSettings {
+  profileId: string;
+  /** Whether the kept filters are read after each sync (the profile's `keptFilters`, absent meaning on). */
+  enabled: boolean;
+  /** The kept values with their last reads; the defaults ({@link defaultKeptValues}) unread before the cache exists. */
+  kept: KeptFilter[];
+  basis: Record<Resource, KeptCostBasis>;
 }

@@ -47,18 +47,19 @@ const ELECTRON_TYPES = ['app', 'ipc'];
 
 /**
  * The cache's zones (docs/architecture.md "The cache"), each → the zones it may import: store/
- * nothing, read/ and build/ only store/, the worker store/ and read/ (and the saved views' own
- * records, savedViews/savedViews.ts, whose methods it serves), savedViews/ read/, build/ and
+ * nothing, read/ and build/ only store/, the worker store/ and read/ (and the two writes of
+ * savedViews/ whose methods it serves: savedViews.ts, the views' own records, and keptValues.ts,
+ * the values the kept filters keep), savedViews/ read/, build/ and
  * store/. Files at the cache's top (a public face) may import every zone.
  */
 const CACHE_ZONES = ['store', 'worker', 'read', 'build', 'savedViews'];
 const ZONE_IMPORTS = { store: [], read: ['store'], build: ['store'], worker: ['store', 'read'], savedViews: ['store', 'read', 'build'] };
 const zoneImports = (zone, allowed) => {
-  // The worker may import savedViews/savedViews.ts alone: the second pattern refuses the rest.
+  // The worker may import savedViews/savedViews.ts and keptValues.ts alone: the second pattern refuses the rest.
   const forbidden = CACHE_ZONES.filter((z) => z !== zone && !allowed.includes(z) && !(zone === 'worker' && z === 'savedViews'));
-  const message = `cache/${zone}/ may import ${allowed.length ? allowed.map((z) => `cache/${z}/`).join(', ') : 'no other zone of the cache'}${zone === 'worker' ? ' and cache/savedViews/savedViews.ts' : ''}: move what both need into cache/store/.`;
+  const message = `cache/${zone}/ may import ${allowed.length ? allowed.map((z) => `cache/${z}/`).join(', ') : 'no other zone of the cache'}${zone === 'worker' ? ' and cache/savedViews/savedViews.ts or keptValues.ts' : ''}: move what both need into cache/store/.`;
   const patterns = [{ regex: `^(\\.\\./)+(${forbidden.join('|')})/`, message }];
-  if (zone === 'worker') patterns.push({ regex: '^(\\.\\./)+savedViews/(?!savedViews\\.ts$)', message });
+  if (zone === 'worker') patterns.push({ regex: '^(\\.\\./)+savedViews/(?!(savedViews|keptValues)\\.ts$)', message });
   return patterns;
 };
 

@@ -27,6 +27,8 @@ export const VALID: { [N in CallName]: unknown } = {
   cancelSync: {},
   getSyncStatus: {},
   learnedStatusNames: {},
+  keptSettings: { profileId: 'p-1' },
+  setKeptValues: { profileId: 'p-1', resource: 'orders', param: 'createdBy', values: ['15'] },
   clearCacheAndResync: {},
   testConnection: { baseUrl: 'https://api.example.com/api/v1', accountId: null, tokens: { accessToken: 'tok', refreshToken: 'ref' } },
   listViews: { resource: 'contacts' },

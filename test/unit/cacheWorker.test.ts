@@ -19,6 +19,7 @@ import { createView, getView } from '../../electron/main/cache/savedViews/savedV
 import type { HostResponse, MethodArgs } from '../../electron/main/cache/worker/protocol.ts';
 import { RECORDS_CHUNK_CHARS } from '../../electron/main/cache/read/records.ts';
 import { contactViewSql, orderViewSql } from '../../electron/main/cache/read/list.ts';
+import { listKeptFilters } from '../../electron/main/cache/read/kept.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
@@ -55,7 +56,7 @@ afterAll(async () => {
 });
 
 /** The saved views' methods that write. */
-type ViewWrite = 'createView' | 'renameView' | 'updateView' | 'duplicateView' | 'deleteView';
+type ViewWrite = 'createView' | 'renameView' | 'updateView' | 'duplicateView' | 'deleteView' | 'setKeptValues';
 let viewId = '';
 
 /** The raw JSON of a view's records straight from the test's own connection, in view order. */
@@ -120,6 +121,7 @@ describe('read methods through the worker', () => {
       updateView: (id) => client.updateView(id, { settings: { columns: ['id', 'status'] }, refreshAfterSync: false }),
       duplicateView: (id) => client.duplicateView(id),
       deleteView: (id) => client.deleteView(id),
+      setKeptValues: () => client.setKeptValues({ resource: 'orders', param: 'createdBy', values: ['15'] }),
     };
     const created = (await writes.createView('')) as { id: string };
     await writes.renameView(created.id);
@@ -130,6 +132,9 @@ describe('read methods through the worker', () => {
     await writes.deleteView(created.id);
     expect(getView(db, created.id)).toBeNull();
     expect(getView(db, copy.id)?.name).toBe('Still unpaid (copy)');
+    expect((await writes.setKeptValues('')) as unknown).toEqual(listKeptFilters(db));
+    expect(listKeptFilters(db, 'orders').filter((k) => k.param === 'createdBy').map((k) => k.value)).toEqual(['15']);
+    await expect(client.setKeptValues({ resource: 'orders', param: 'createdBy', values: [' 15'] })).rejects.toMatchObject({ code: 'VALIDATION' });
     await expect(client.renameView(created.id, 'x')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(client.createView({ resource: 'orders', name: 'STILL UNPAID (COPY)' })).rejects.toMatchObject({ code: 'VALIDATION' });
   });

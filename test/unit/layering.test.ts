@@ -173,6 +173,7 @@ describe('electron/main/cache: the zones store, read and build, worker, savedVie
       ['cache/worker/probe.ts', '../read/queries.ts'],
       ['cache/worker/probe.ts', '../store/db.ts'],
       ['cache/worker/probe.ts', '../savedViews/savedViews.ts'],
+      ['cache/worker/probe.ts', '../savedViews/keptValues.ts'],
       ['cache/savedViews/probe.ts', '../read/list.ts'],
       ['cache/savedViews/probe.ts', '../build/staging.ts'],
       ['cache/savedViews/probe.ts', '../store/searchIndex.ts'],

@@ -14,6 +14,7 @@ import { isSafeExternalUrl } from '../app/security.ts';
 import type { CacheClient } from '../cache/worker/client.ts';
 import { testConnection } from '../core/connectionTest.ts';
 import type { Core } from '../core/index.ts';
+import { readKeptSettings, setKeptValues } from '../core/keptSettings.ts';
 import { bindingOf, normalizeTokens } from '../credentials/store.ts';
 import { exportColumns } from '../export/columns.ts';
 import { defaultExportFileName } from '../export/run.ts';
@@ -38,6 +39,12 @@ export function createHandlers(core: Core): Handlers {
     new LetterdeskError('NOT_FOUND', `No cached order has the ${what} ${id.slice(0, 128) || '(none)'}. The orders that used it may have been deleted on the service; sync to refresh.`);
 
   const exportedPaths = new Set<string>();
+  /** A stored profile. @throws LetterdeskError NOT_FOUND */
+  const profileOf = (profileId: string): Profile => {
+    const profile = core.profiles.get(profileId);
+    if (!profile) throw new LetterdeskError('NOT_FOUND', 'That profile no longer exists.');
+    return profile;
+  };
 
   const handlers = {
     async getAppInfo() {
@@ -94,14 +101,22 @@ export function createHandlers(core: Core): Handlers {
       return testConnection({ baseUrl: url, accountId, tokens: given });
     },
 
+    async keptSettings({ profileId }) {
+      return readKeptSettings(core.caches, profileOf(profileId));
+    },
+    async setKeptValues({ profileId, ...input }) {
+      const settings = await setKeptValues(core.caches, profileOf(profileId), input);
+      // The filter pane lists the kept values: it reads them again.
+      core.emit('cacheChanged', { profileId, resources: [input.resource] });
+      return settings;
+    },
+
     async getCredentialStatus({ profileId }) {
       return core.credentials.status(profileId);
     },
 
     async setCredentials({ profileId, accessToken, refreshToken, sessionOnly }) {
-      const profile = core.profiles.get(profileId);
-      if (!profile) throw new LetterdeskError('NOT_FOUND', 'That profile no longer exists.');
-      return core.credentials.set(profileId, { accessToken, refreshToken }, { sessionOnly, boundTo: bindingOf(profile) });
+      return core.credentials.set(profileId, { accessToken, refreshToken }, { sessionOnly, boundTo: bindingOf(profileOf(profileId)) });
     },
 
     async clearCredentials({ profileId }) {

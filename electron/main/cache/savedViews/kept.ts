@@ -53,6 +53,11 @@ export function publishKept(db: Database.Database, read: KeptRead): number {
   const state = refreshState(db, viewId);
   if (!state || state.queryText !== read.queryText) throw new Error(`No read of kept filter ${fid} is staged to publish.`);
   return db.transaction(() => {
+    // The value was dropped from the kept ones while it was read: its members go with it.
+    if (db.prepare('SELECT 1 FROM kept_filters WHERE fid = ?').get(fid) === undefined) {
+      clearMembershipStage(db, viewId);
+      return 0;
+    }
     db.prepare('DELETE FROM kept_members WHERE fid = ?').run(fid);
     db.prepare('INSERT OR IGNORE INTO kept_members (fid, id) SELECT ?, id FROM view_stage WHERE view_id = ?').run(fid, viewId);
     const members = membersInMirror(db, resource, fid);

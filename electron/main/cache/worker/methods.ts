@@ -7,6 +7,7 @@
 import type { ExportRequest } from '../../../../shared/contract.ts';
 import type { Job, MethodTable } from './protocol.ts';
 import { learnedStatusNames, listKeptFilters } from '../read/kept.ts';
+import { setKeptValues } from '../savedViews/keptValues.ts';
 import { readPreview } from '../read/previews.ts';
 import type { RecordsArgs } from '../read/records.ts';
 import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from '../savedViews/savedViews.ts';
@@ -31,6 +32,7 @@ export const CACHE_METHODS = {
   syncHistory,
   readPreview,
   listKeptFilters,
+  setKeptValues,
   learnedStatusNames,
   listViews,
   getView,
