@@ -83,13 +83,17 @@ async function exportColumn(app: AppHarness, header: 'Contact ID' | 'Order ID'):
 }
 
 /** Opens "Save view…" from the toolbar, names the view and goes on to the service-query editor. */
-async function startViewWithQuery(page: Page, name: string) {
+async function startViewWithQuery(page: Page, name: string, screenshot?: (name: string) => Promise<void>) {
   await page.getByRole('button', { name: 'Save view…' }).click();
   const dialog = page.getByTestId('view-dialog');
   await expect(dialog.getByRole('heading', { name: 'Save view' })).toBeVisible();
   await expect(dialog.getByLabel('Name')).toBeFocused();
   await dialog.getByLabel('Name').fill(name);
+  // The service's own parameters are for what the filter pane does not offer: behind "Advanced".
+  await expect(dialog.getByRole('checkbox', { name: /Add a service query/ })).toBeHidden();
+  await dialog.getByText('Advanced', { exact: true }).click();
   await dialog.getByRole('checkbox', { name: /Add a service query/ }).check();
+  await screenshot?.('39-save-view-advanced');
   await dialog.getByRole('button', { name: 'Next: service query…' }).click();
   await expect(dialog.getByRole('heading', { name: 'Save view: service query' })).toBeVisible();
   return dialog;
@@ -130,7 +134,7 @@ test('views made in the editor hold what the service returns, and keep working o
   const total = await shownCount(page);
 
   // --- "Failed addresses": addressStatus = Failed ------------------------------------------------
-  let dialog = await startViewWithQuery(page, 'Failed addresses');
+  let dialog = await startViewWithQuery(page, 'Failed addresses', (name) => app.screenshot(name));
   await dialog.getByRole('group', { name: 'addressStatus' }).getByRole('checkbox', { name: 'Failed' }).check();
   await expect(dialog.getByTestId('query-preview')).toContainText('addressStatus=Failed');
   await dialog.getByRole('button', { name: 'Preview' }).click();
