@@ -7,7 +7,7 @@
  *   npm run bench -- --quick           10,000 contacts / 3,000 orders, the slow server at 5,000 (CI)
  *   npm run bench -- --scales 50000    any scales (comma-separated)
  *   npm run bench -- --write-docs      also rewrite docs/benchmarks.md with the table and the machine
- *   npm run bench -- --only sync,queries,export,page,slow   a subset of the sections
+ *   npm run bench -- --only sync,queries,export,page,slow,kept   a subset of the sections
  *   npm run bench -- --keep            keep the caches and CSV files under .bench/
  *   npm run bench -- --resources contacts   floors and sync of contacts only
  *   npm run bench -- --orders-max 100000    orders only at scales up to 100k contacts
@@ -33,7 +33,9 @@
  *  - at the run's largest scale, the page (pageSection.ts, page/pageChild.ts): the built renderer
  *    in Chromium on the synced data directory, latencies measured in the page.
  * Once per run, the slow server (slowSection.ts): the sync against servers that add 50 ms, or
- * 200 ms with pages capped at 100 rows, vs. the same servers without the latency.
+ * 200 ms with pages capped at 100 rows, vs. the same servers without the latency; and the kept
+ * filters (keptSection.ts): the default kept values read after a sync against a server that adds
+ * 50 ms, 100 rows a page, vs. the records' own sync time.
  * Without the sync section a scale syncs its contacts only, as the data the other sections read.
  *
  * Exit status: 0 when every section ran (targets missed or not: the benchmark reports, it does not
@@ -53,6 +55,7 @@ import type { QueryChildInput, QueryChildResult } from './appChild.ts';
 import type { SyncChildInput, SyncChildResult } from './syncChild.ts';
 import { prepareBenchView, type BenchView } from './viewSetup.ts';
 import { add, addMax, addRatio, errors, failed, label, log, metrics, raw } from './results.ts';
+import { keptReads } from './keptSection.ts';
 import { slowServer } from './slowSection.ts';
 import { pageSection } from './pageSection.ts';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../electron/main/sync/decisions.ts';
@@ -64,7 +67,7 @@ const option = (name: string): string | undefined => (args.includes(name) ? args
 const quick = flag('--quick');
 const scales = (option('--scales') ?? (quick ? '10000' : '100000,1000000')).split(',').map((s) => Number(s.replace(/[_k]/g, (m) => (m === 'k' ? '000' : ''))));
 /** Every section, in the order they run. */
-const ALL_SECTIONS = ['sync', 'queries', 'export', 'page', 'slow'] as const;
+const ALL_SECTIONS = ['sync', 'queries', 'export', 'page', 'slow', 'kept'] as const;
 const sections = new Set((option('--only') ?? ALL_SECTIONS.join(',')).split(','));
 const allSections = ALL_SECTIONS.every((x) => sections.has(x));
 const keep = flag('--keep');
@@ -491,6 +494,13 @@ async function main(): Promise<void> {
       await slowServer({ quick, pageSize: PAGE_SIZE, defaultConcurrency: CONCURRENCY, concurrencies: slowConcurrencies, seed: SEED, dir: resolve(benchDir, 'slow'), syncProcess: builtSyncProcess() });
     } catch (error) {
       failed('slow', 'slow server', error);
+    }
+  }
+  if (sections.has('kept')) {
+    try {
+      await keptReads({ quick, concurrency: CONCURRENCY, seed: SEED, dir: resolve(benchDir, 'kept') });
+    } catch (error) {
+      failed('kept', 'kept filters', error);
     }
   }
   const { header, machineLine, table, met, missed } = flush(true);

@@ -39,6 +39,8 @@ export interface SyncChildInput {
   dataDir?: string;
   /** The sync process's entry as the app ships it (`out/main/syncProcess.js`); default: the sources. */
   syncProcess?: string;
+  /** `engine` mode: read the kept filters after the records (sync/keptRefresh.ts). @default false */
+  keptFilters?: boolean;
 }
 
 /** Times of one resource, in ms since the sync started. */
@@ -97,6 +99,8 @@ export interface SyncChildResult {
   /** The sync process's entry that ran (the build), or null: the sources. */
   syncProcess: string | null;
   progressEvents: number;
+  /** With `keptFilters`: the kept values read, how many failed, and ms from the last resource published to the end. */
+  kept: { values: number; failed: number; ms: number } | null;
 }
 
 type StartSync = (options: {
@@ -199,6 +203,7 @@ async function main(): Promise<void> {
   });
   gcObserver.observe({ entryTypes: ['gc'] });
   let runs: SyncRun[];
+  const keptOutcomes: string[] = [];
   if (call && core) {
     progressSink = onProgress;
     const done = new Promise<void>((resolve) => {
@@ -218,10 +223,12 @@ async function main(): Promise<void> {
   } else {
     runs = await runSync(db, createHttpPageSource({ baseUrl: input.baseUrl, tokens }), {
       resources: input.resources, pageSize: input.pageSize, concurrency: input.concurrency, onProgress,
+      keptFilters: input.keptFilters ?? false, onKeptRead: (outcome) => keptOutcomes.push(outcome.outcome),
     });
     db.close();
   }
   const totalMs = performance.now() - t0;
+  const recordsMs = Math.max(...Object.values(timings).map((t) => t.doneMs ?? 0));
   const cpu = process.cpuUsage(cpu0);
   const mainPeak = peakRss();
   // The sync is over: stop measuring before the core closes (not part of the sync).
@@ -256,6 +263,7 @@ async function main(): Promise<void> {
     appPssMax,
     syncProcess: input.syncProcess ?? null,
     progressEvents: events,
+    kept: input.keptFilters ? { values: keptOutcomes.length, failed: keptOutcomes.filter((o) => o !== 'succeeded').length, ms: totalMs - recordsMs } : null,
   };
   report(result);
 }
