@@ -8,31 +8,11 @@
  * the pane in both themes at 1360×860 and 1024×700.
  */
 import type { Page } from '@playwright/test';
-import { createApiClient, type ContactListParams, type OrderListParams } from '../../electron/main/api/client.ts';
-import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
 import { localDay, presetRange } from '../../shared/keptFilters.ts';
-import type { Resource } from '../../shared/serviceRecords.ts';
-import { expect, test, type AppHarness } from './harness.ts';
-import { expectAccessible, grid, numberIn, syncSample } from './tableSpecs.ts';
+import { expect, test } from './harness.ts';
+import { expectAccessible, grid, numberIn, serviceCount, stopSampleApi, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 900, sampleOrders: 300 });
-
-/** How many records the sample API returns for `query` (its `count`). */
-async function serviceCount(baseUrl: string, resource: Resource, query: Record<string, unknown>): Promise<number> {
-  const client = createApiClient({ baseUrl, getTokens: async () => ({ accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN }) });
-  const params = { ...query, page: 0, pageSize: 1 };
-  const result = resource === 'contacts' ? await client.listContacts(params as ContactListParams) : await client.listOrders(params as unknown as OrderListParams);
-  return result.count;
-}
-
-/** Stops the embedded sample API for good: a sync would find it gone, as a real service that went away. */
-async function stopSampleApi(core: AppHarness['core']): Promise<string> {
-  const api = core.sampleApi as { ensure: () => Promise<string>; stop: () => Promise<void> };
-  const baseUrl = await api.ensure();
-  await api.stop();
-  api.ensure = async () => baseUrl;
-  return baseUrl;
-}
 
 async function matchCount(page: Page): Promise<number> {
   return numberIn(await page.getByTestId('match-count').textContent());

@@ -3,11 +3,14 @@
  * the sample API: after the first sync each filter says its cost per sync in requests and minutes;
  * unticking a value lowers it, a preset never read is estimated, a typed value joins the list; the
  * save reaches the cache, the filter pane lists what is kept, and the switch turns the reads off in
- * the profile. Screenshots in both themes at 1360×860 and 1024×700.
+ * the profile. A custom range of days is asked of the service and kept as a saved view, and
+ * offline the dialog says it needs the service. Screenshots in both themes at 1360×860 and 1024×700.
  */
 import type { Locator } from '@playwright/test';
+import { localDay } from '../../shared/keptFilters.ts';
+import { addDays } from '../../shared/serviceParams.ts';
 import { expect, test } from './harness.ts';
-import { expectAccessible, numberIn, syncSample } from './tableSpecs.ts';
+import { expectAccessible, numberIn, serviceCount, stopSampleApi, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 600, sampleOrders: 200 });
 
@@ -81,4 +84,43 @@ test('the kept filters and their cost per sync: change them, save, and the pane 
   await settings.getByRole('checkbox', { name: 'Read the kept filters after each sync' }).uncheck();
   await expect.poll(() => app.core.profiles.get(profile.id)?.keptFilters).toBe(false);
   await expect(settings.getByText(/^Off: the filter pane shows what was read last/)).toBeVisible();
+});
+
+test('a custom range of days that is not kept asks the service once and is kept as a view; offline it says it needs the service', async ({ app }) => {
+  test.setTimeout(180_000);
+  const { page } = app;
+  await syncSample(app);
+  const baseUrl = await app.core.sampleApi.ensure();
+  const today = localDay(new Date());
+  const range = { startDate: addDays(today, -89), endDate: addDays(today, -31) };
+  const expected = await serviceCount(baseUrl, 'contacts', { lastMailedDate: range });
+  expect(expected).toBeGreaterThan(0);
+
+  const pane = page.getByRole('complementary', { name: 'Contact filters' });
+  await pane.getByRole('button', { name: 'Custom range…' }).click();
+  const dialog = page.getByTestId('range-dialog');
+  await expect(dialog.getByRole('heading', { name: 'Last mailed date: custom range' })).toBeVisible();
+  await expect(dialog.getByTestId('range-offline')).toHaveCount(0);
+  // Nothing given: said, nothing saved.
+  await dialog.getByRole('button', { name: 'Save as view' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(/Give a first day, a last day or both/);
+  await dialog.getByLabel('First day').fill(range.startDate);
+  await dialog.getByLabel('Last day').fill(range.endDate);
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await app.screenshot('kept-settings-03-custom-range');
+  await dialog.getByRole('button', { name: 'Save as view' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('view-as-of')).toContainText(/Members as of .*\d/, { timeout: 60_000 });
+  await expect.poll(async () => numberIn(await page.getByTestId('match-count').textContent())).toBe(expected);
+  const views = await app.core.views.list(app.core.activeProfile(), 'contacts');
+  expect(views.map((v) => v.serviceQuery)).toEqual([{ lastMailedDate: range }]);
+
+  // Offline the same question needs the service: the dialog says so before anything is saved.
+  await stopSampleApi(app.core);
+  app.core.connectivity.failed(app.core.activeProfile().id, 'NETWORK_UNREACHABLE', 'The service cannot be reached.');
+  await page.keyboard.press('Control+1');
+  await pane.getByRole('button', { name: 'Custom range…' }).click();
+  await expect(dialog.getByTestId('range-offline')).toContainText('this needs the service');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
 });

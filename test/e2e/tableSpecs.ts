@@ -1,9 +1,12 @@
 /**
  * What the table specs share: syncing the sample data through the UI, reading the grid,
- * the clipboard and the status bar, and running axe in both themes.
+ * the clipboard and the status bar, running axe in both themes, and asking the sample API itself.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
+import { createApiClient, type ContactListParams, type OrderListParams } from '../../electron/main/api/client.ts';
+import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
+import type { Resource } from '../../shared/serviceRecords.ts';
 import { expect, type AppHarness } from './harness.ts';
 
 /** Opens the app and syncs the sample data through the welcome screen; ends on the contacts view. */
@@ -149,4 +152,21 @@ export async function pixels(page: Page, points: readonly { x: number; y: number
     },
     { data: png, at: points },
   );
+}
+
+/** How many records the sample API returns for `query` (its `count`). */
+export async function serviceCount(baseUrl: string, resource: Resource, query: Record<string, unknown>): Promise<number> {
+  const client = createApiClient({ baseUrl, getTokens: async () => ({ accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN }) });
+  const params = { ...query, page: 0, pageSize: 1 };
+  const result = resource === 'contacts' ? await client.listContacts(params as ContactListParams) : await client.listOrders(params as unknown as OrderListParams);
+  return result.count;
+}
+
+/** Stops the embedded sample API for good: a sync would find it gone, as a real service that went away. */
+export async function stopSampleApi(core: AppHarness['core']): Promise<string> {
+  const api = core.sampleApi as { ensure: () => Promise<string>; stop: () => Promise<void> };
+  const baseUrl = await api.ensure();
+  await api.stop();
+  api.ensure = async () => baseUrl;
+  return baseUrl;
 }

@@ -29,10 +29,17 @@ export function toggleKept(selections: readonly KeptSelection[] | undefined, par
 
 /**
  * The groups of `facets` with their ticked values from `selections`; ticking calls `onchange`
- * with the new selections.
+ * with the new selections. A date group also offers "Custom range…", which calls `oncustom` with
+ * the parameter and its heading (a range that is not kept asks the service).
  */
-export function keptSections(facets: readonly KeptFacet[] | undefined, selections: readonly KeptSelection[] | undefined, onchange: (next: KeptSelection[] | undefined) => void): FilterSection[] {
+export function keptSections(
+  facets: readonly KeptFacet[] | undefined,
+  selections: readonly KeptSelection[] | undefined,
+  onchange: (next: KeptSelection[] | undefined) => void,
+  oncustom?: (param: string, title: string) => void,
+): FilterSection[] {
   return (facets ?? []).map((f) => ({
+    ...(f.kind === 'date' && oncustom ? { action: { label: 'Custom range…', run: () => oncustom(f.param, f.title) } } : {}),
     key: `kept.${f.param}`,
     title: f.title,
     options: f.options.map((o) => ({ value: o.value, label: o.label, count: o.count ?? 0 })),
