@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Profile } from '../../shared/contract.ts';
+import { addDays } from '../../shared/serviceParams.ts';
+import { createApiClient } from '../../electron/main/api/client.ts';
+import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN } from '../../electron/main/sampleApi/server.ts';
 import { CLI_ENTRY, runCliProcess } from '../helpers/cliProcess.ts';
 
 const ENTRY = CLI_ENTRY;
@@ -313,5 +316,52 @@ describe('letterdesk CLI against a slow service', () => {
     const bad = await cli(['sample-api', '--server-error-rate', '1', '--fault-endpoint', 'Contacts']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--fault-endpoint must be one of contacts, orders/);
+  });
+});
+
+describe('letterdesk sample-api --clock', () => {
+  /** Starts `sample-api` with `args`; resolves with its base URL and a stop function. */
+  async function startApi(args: string[]): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+    const child = spawn(process.execPath, [ENTRY, 'sample-api', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      let buffer = '';
+      child.stdout?.on('data', (c: Buffer) => {
+        buffer += c.toString();
+        if (buffer.includes('\n')) resolve(buffer.split('\n')[0] as string);
+      });
+      child.on('exit', (code) => reject(new Error(`sample-api exited with ${code}`)));
+    });
+    return {
+      baseUrl,
+      stop: async () => {
+        if (child.exitCode !== null) return;
+        const exited = new Promise((r) => child.on('exit', r));
+        child.kill('SIGINT');
+        await exited;
+      },
+    };
+  }
+
+  it('dates the data to end at the start of the day given, so its last 30 days find rows', async () => {
+    const { baseUrl, stop } = await startApi(['--contacts', '400', '--orders', '50', '--seed', '5', '--clock', '2026-03-15']);
+    try {
+      const client = createApiClient({ baseUrl, getTokens: async () => ({ accessToken: SAMPLE_ACCESS_TOKEN, refreshToken: SAMPLE_REFRESH_TOKEN }) });
+      const page = await client.listContacts({ page: 0, pageSize: 400 });
+      const created = page.records.map((r) => Date.parse((r.raw as { createdAt: string }).createdAt));
+      expect(created).toHaveLength(400);
+      expect(Math.max(...created)).toBeLessThan(Date.parse('2026-03-15T00:00:00Z'));
+      const lastMailed = async (startDate: string, endDate: string) => (await client.listContacts({ page: 0, pageSize: 1, lastMailedDate: { startDate, endDate } })).count;
+      expect(await lastMailed(addDays('2026-03-15', -30), '2026-03-15')).toBeGreaterThan(0);
+      // Nothing is dated after its clock: the 30 days before today (later than 15 March) find none.
+      expect(await lastMailed('2026-03-16', '2026-12-31')).toBe(0);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('refuses a clock that is not a day, saying what it takes', async () => {
+    const bad = await cli(['sample-api', '--clock', 'next tuesday']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--clock.*give a day as YYYY-MM-DD/);
   });
 });

@@ -1,5 +1,5 @@
 /** `letterdesk sample-api`: the loopback sample API, run until interrupted. */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, type FaultOptions, type SampleApiOptions } from '../../sampleApi/server.ts';
 import { collect, intArg, oneOf, rateArg } from '../args.ts';
 import { withContext, type CliIo } from '../context.ts';
@@ -27,6 +27,15 @@ interface SampleApiCommandOptions {
   maxFaults?: number;
   faultSeed?: number;
   faultEndpoint?: ('contacts' | 'orders')[];
+  clock?: Date;
+}
+
+/** A parser of the dataset's clock: a day (YYYY-MM-DD) or an ISO 8601 time, read in UTC. */
+function clockArg(value: string): Date {
+  const text = value.trim();
+  const at = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(at.getTime())) throw new InvalidArgumentError('give a day as YYYY-MM-DD (or an ISO 8601 time), e.g. 2026-03-15.');
+  return at;
 }
 
 /** The fault options the command's flags ask for (none when no fault flag is given). */
@@ -61,6 +70,7 @@ export function registerSampleApiCommand(program: Command, io: CliIo): void {
     .option('--refresh-token <t>', 'refreshtoken header to accept on /contacts (default: the sample refresh token)')
     .option('--max-page-size <n>', 'largest page the server returns', intArg('--max-page-size', 1, 100_000), 1000)
     .option('--seed <n>', 'dataset seed (equal seeds, equal data)', intArg('--seed', 0, 2 ** 31 - 1), 1)
+    .option('--clock <day>', "the data's clock: its dates end at the start of this UTC day (YYYY-MM-DD; default today)", clockArg)
     .option('--latency-ms <n>', 'fault: delay before every answer', intArg('--latency-ms', 0, 600_000))
     .option('--server-error-rate <r>', 'fault: share of requests answered 500/502/503', rateArg)
     .option('--rate-limit-rate <r>', 'fault: share of requests answered 429', rateArg)
@@ -83,6 +93,7 @@ export function registerSampleApiCommand(program: Command, io: CliIo): void {
         orders: opts.orders,
         seed: opts.seed,
         maxPageSize: opts.maxPageSize,
+        ...(opts.clock !== undefined ? { clock: opts.clock } : {}),
         ...(opts.token !== undefined ? { accessToken: opts.token } : {}),
         ...(opts.refreshToken !== undefined ? { refreshToken: opts.refreshToken } : {}),
         ...(Object.keys(faults).length ? { faults } : {}),
