@@ -49,7 +49,7 @@ test(`${CONTACTS.toLocaleString('en-US')} contacts: scroll to the last row and s
   test.setTimeout(40 * 60_000);
   const { page } = app;
   const results: Record<string, string> = {};
-  // The shared sample was synced through the UI (exploreSampleData) when it was built.
+  // The shared sample was synced through the UI (the automatic sync as the app opens) when it was built.
   results['sync through the UI'] = `${app.prebuilt!.syncSeconds.toFixed(1)} s`;
   await app.open();
 
