@@ -22,6 +22,8 @@ export interface FilterSection {
    * all of them (a label filter). Shown as a small Any / All toggle in the group.
    */
   mode?: { value: 'any' | 'all'; onchange: (mode: 'any' | 'all') => void };
+  /** Values whose count is not known yet (a kept value never read from the service): shown as "—", not 0. */
+  unknownCounts?: readonly (string | number)[];
   /** A link under the options that opens more than a tick can say ("Custom range…"). */
   action?: { label: string; run: () => void };
 }

@@ -43,6 +43,7 @@ export function keptSections(
     key: `kept.${f.param}`,
     title: f.title,
     options: f.options.map((o) => ({ value: o.value, label: o.label, count: o.count ?? 0 })),
+    unknownCounts: f.options.filter((o) => o.count === null).map((o) => o.value),
     selected: selections?.find((s) => s.param === f.param)?.values ?? [],
     limit: 8,
     note: keptNote(f),
