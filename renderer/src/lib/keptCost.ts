@@ -22,26 +22,34 @@ export function costText(cost: KeptParamCost): string {
   return cost.seconds === null ? requests : `${requests} · ${costDuration(cost.seconds)}`;
 }
 
+/** Every parameter that can be kept, contacts' first, in the filter pane's order. */
+export const KEPT_SPECS: readonly KeptParamSpec[] = [...KEPT_PARAMS.contacts, ...KEPT_PARAMS.orders];
+
+/** The values `settings` keeps of `spec`'s parameter, as kept. */
+export function keptOf(settings: KeptSettings, spec: KeptParamSpec): KeptFilter[] {
+  return settings.kept.filter((k) => k.resource === spec.resource && k.param === spec.param);
+}
+
 /** The key of a parameter in a draft. */
 export const draftKey = (resource: Resource, param: string): string => `${resource}.${param}`;
 
 /** The values each parameter keeps in `settings`, by {@link draftKey}. */
 export function draftOf(settings: KeptSettings): Record<string, string[]> {
   const draft: Record<string, string[]> = {};
-  for (const resource of ['contacts', 'orders'] as const) for (const p of KEPT_PARAMS[resource]) draft[draftKey(resource, p.param)] = [];
+  for (const p of KEPT_SPECS) draft[draftKey(p.resource, p.param)] = [];
   for (const k of settings.kept) draft[draftKey(k.resource, k.param)]?.push(k.value);
   return draft;
 }
 
 /** Whether `values` differs from what `settings` keeps for `param` (order aside). */
 export function draftChanged(settings: KeptSettings, spec: KeptParamSpec, values: readonly string[]): boolean {
-  const kept = settings.kept.filter((k) => k.resource === spec.resource && k.param === spec.param).map((k) => k.value);
+  const kept = keptOf(settings, spec).map((k) => k.value);
   return kept.length !== values.length || kept.some((v) => !values.includes(v));
 }
 
 /** The cost of keeping `values` of `spec`: a value kept already counts its last read. */
 export function draftCost(settings: KeptSettings, spec: KeptParamSpec, values: readonly string[]): KeptParamCost {
-  const read = new Map<string, KeptFilter>(settings.kept.filter((k) => k.resource === spec.resource && k.param === spec.param).map((k) => [k.value, k]));
+  const read = new Map<string, KeptFilter>(keptOf(settings, spec).map((k) => [k.value, k]));
   return keptParamCost(spec, values.map((v) => ({ serverCount: read.get(v)?.serverCount ?? null })), settings.basis[spec.resource]);
 }
 

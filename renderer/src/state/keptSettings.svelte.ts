@@ -2,15 +2,12 @@
  * The Profiles page's setting of the kept service filters: which values of each filter a profile
  * keeps offline, edited as a draft with its cost per sync, then saved filter by filter.
  */
-import { KEPT_PARAMS, keptValueProblem, type KeptParamCost, type KeptParamSpec, type KeptSettings } from '../../../shared/keptFilters.ts';
+import { keptValueProblem, type KeptParamCost, type KeptParamSpec, type KeptSettings } from '../../../shared/keptFilters.ts';
 import type { Profile } from '../../../shared/contract.ts';
 import { call } from '../lib/api.ts';
 import { errorText } from '../lib/errors.ts';
-import { draftChanged, draftCost, draftKey, draftOf, totalCost } from '../lib/keptCost.ts';
+import { KEPT_SPECS, draftChanged, draftCost, draftKey, draftOf, keptOf, totalCost } from '../lib/keptCost.ts';
 import type { AppState } from './app.svelte.ts';
-
-/** Every parameter that can be kept, contacts' first, in the filter pane's order. */
-export const KEPT_SPECS: readonly KeptParamSpec[] = [...KEPT_PARAMS.contacts, ...KEPT_PARAMS.orders];
 
 /** The setting of one profile (created anew per profile). */
 export class KeptSettingsState {
@@ -51,14 +48,14 @@ export class KeptSettingsState {
     this.problems = {};
   }
 
-  /** The values `spec` will keep: the known ones in their order, then the typed ones. */
+  /** The values `spec` will keep, in the draft's order. */
   values(spec: KeptParamSpec): string[] {
     return this.draft[draftKey(spec.resource, spec.param)] ?? [];
   }
 
   /** The values to offer as boxes: the known ones, then any other kept or drafted. */
   choices(spec: KeptParamSpec): string[] {
-    const kept = this.settings?.kept.filter((k) => k.resource === spec.resource && k.param === spec.param).map((k) => k.value) ?? [];
+    const kept = this.settings ? keptOf(this.settings, spec).map((k) => k.value) : [];
     const all = [...spec.known, ...kept, ...this.values(spec)];
     return all.filter((v, i) => all.indexOf(v) === i);
   }
