@@ -105,6 +105,11 @@ export interface ProfileList {
   credentialsProblem?: string | null;
 }
 
+/** Whether a sync of `profile` reads its kept filters after the records: `keptFilters`, absent meaning on. */
+export function readsKeptFilters(profile: Pick<Profile, 'keptFilters'>): boolean {
+  return profile.keptFilters !== false;
+}
+
 export const profileInputSchema = z
   .object({
     /** Present to edit an existing profile, absent to create one. */

@@ -4,7 +4,7 @@
  * sync's pace). The app's Profiles page and the command line read and change them here.
  */
 import { existsSync } from 'node:fs';
-import type { Profile, SyncRun } from '../../../shared/contract.ts';
+import { readsKeptFilters, type Profile, type SyncRun } from '../../../shared/contract.ts';
 import { defaultKeptValues, keptValueName, type KeptCostBasis, type KeptFilter, type KeptSettings } from '../../../shared/keptFilters.ts';
 import { RESOURCES, type Resource } from '../../../shared/serviceRecords.ts';
 import type { KeptValuesInput } from '../cache/savedViews/keptValues.ts';
@@ -15,7 +15,8 @@ const HISTORY_LIMIT = 50;
 
 /**
  * Seconds per request of the newest run of `resource` that succeeded: its length over the pages
- * its rows took. Null when there is none (or it read nothing).
+ * its rows took (page 0 alone for a run that read nothing). Null when there is none, or its times
+ * do not parse.
  */
 export function secondsPerRequest(history: readonly SyncRun[], resource: Resource, pageSize: number): number | null {
   const run = history.find((r) => r.resource === resource && r.outcome === 'succeeded' && r.endedAt !== null);
@@ -35,7 +36,7 @@ function unreadDefaults(): KeptFilter[] {
  * defaults a new cache starts with; no file is created to say so.
  */
 export async function readKeptSettings(caches: CacheRegistry, profile: Profile): Promise<KeptSettings> {
-  const enabled = profile.keptFilters !== false;
+  const enabled = readsKeptFilters(profile);
   const none: KeptCostBasis = { pageSize: profile.pageSize, rows: null, secondsPerRequest: null };
   if (!existsSync(caches.fileOf(profile.id))) return { profileId: profile.id, enabled, kept: unreadDefaults(), basis: { contacts: none, orders: none } };
   const cache = await caches.open(profile);

@@ -5,7 +5,7 @@
  * every request, tokens marked rejected after a 401/403.
  */
 import { randomUUID } from 'node:crypto';
-import { endsSync, type Profile, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
+import { endsSync, readsKeptFilters, type Profile, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
@@ -140,7 +140,7 @@ export class SyncRuns {
       accountId: profile.accountId,
       pageSize: profile.pageSize,
       previews: profile.previews !== false,
-      keptFilters: profile.keptFilters !== false,
+      keptFilters: readsKeptFilters(profile),
       ...(profile.queryEncoding ? { encoding: profile.queryEncoding } : {}),
       resources,
       views,
@@ -176,7 +176,7 @@ export class SyncRuns {
         // The kept filters were read after every resource: a resource announced while the next one
         // was read changed again (its kept members), so the page reads its counts again.
         const earlier = runs.filter((r) => r.outcome === 'succeeded' && r.resource !== resources.at(-1)).map((r) => r.resource);
-        if (profile.keptFilters !== false && earlier.length > 0) options.emit('cacheChanged', { profileId: profile.id, resources: earlier });
+        if (readsKeptFilters(profile) && earlier.length > 0) options.emit('cacheChanged', { profileId: profile.id, resources: earlier });
         // A run whose records kept changing (DRIFT) had every request answered: the per-request
         // outcomes have already said the service is online, and its failure says nothing about it.
         const failed = runs.find((r) => r.outcome === 'failed' && r.error?.code !== 'DRIFT');

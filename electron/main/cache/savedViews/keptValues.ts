@@ -43,10 +43,12 @@ export function setKeptValues(db: Database.Database, input: KeptValuesInput): Ke
   }
   db.transaction(() => {
     const existing = db.prepare('SELECT fid, value FROM kept_filters WHERE resource = ? AND param = ?').all(resource, param) as { fid: number; value: string }[];
+    const dropMembers = db.prepare('DELETE FROM kept_members WHERE fid = ?');
+    const drop = db.prepare('DELETE FROM kept_filters WHERE fid = ?');
     for (const { fid, value } of existing) {
       if (values.includes(value)) continue;
-      db.prepare('DELETE FROM kept_members WHERE fid = ?').run(fid);
-      db.prepare('DELETE FROM kept_filters WHERE fid = ?').run(fid);
+      dropMembers.run(fid);
+      drop.run(fid);
       clearMembershipStage(db, keptStagingId(fid));
     }
     const add = db.prepare('INSERT OR IGNORE INTO kept_filters (resource, param, value) VALUES (?, ?, ?)');
