@@ -199,6 +199,29 @@ describe('cache migrations', () => {
     db.close();
   });
 
+  it('009_contact_mailing dates the cached orders to the last sync of orders and counts each contact’s mailings from them', () => {
+    const db = version1('m9.sqlite');
+    migrate(db, 8);
+    db.exec("UPDATE resource_state SET last_synced_at = '2026-11-30T08:00:00.000Z' WHERE resource = 'orders'");
+    const order = db.prepare("INSERT INTO orders (id, status, recipients, delivered, raw) VALUES (?, 1, 0, 0, '{}')");
+    const recipient = db.prepare("INSERT INTO order_recipients (order_id, id, position, contact_id, is_delivered) VALUES (?, ?, ?, ?, ?)");
+    for (const id of ['10', '20', '30']) order.run(id);
+    // c1 twice on order 10 (one order), once on 20, delivered on 20 only; c2 on 30; one entry names no contact.
+    recipient.run('10', 'r1', 0, 'c1', 0);
+    recipient.run('10', 'r2', 1, 'c1', 0);
+    recipient.run('20', 'r3', 0, 'c1', 1);
+    recipient.run('30', 'r4', 0, 'c2', 0);
+    recipient.run('30', 'r5', 1, null, 1);
+    expect(migrate(db, 9)).toEqual({ from: 8, to: 9 });
+    expect(db.prepare('SELECT DISTINCT first_seen_at FROM order_first_seen').pluck().all()).toEqual(['2026-11-30T08:00:00.000Z']);
+    expect(db.prepare('SELECT count(*) FROM order_first_seen').pluck().get()).toBe(3);
+    expect(db.prepare('SELECT * FROM contact_mailing ORDER BY contact_id').all()).toEqual([
+      { contact_id: 'c1', times_mailed: 2, delivered: 1, last_order_seen_at: '2026-11-30T08:00:00.000Z' },
+      { contact_id: 'c2', times_mailed: 1, delivered: 0, last_order_seen_at: '2026-11-30T08:00:00.000Z' },
+    ]);
+    db.close();
+  });
+
   it('sets WAL and synchronous=NORMAL on open', () => {
     const db = openCache(join(dir, 'pragmas.sqlite'));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

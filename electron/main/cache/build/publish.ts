@@ -15,13 +15,14 @@ import { THREAD_POSITIONS_TABLE, buildFileOf, removeScratch, scratchFileOf, star
 import { writeLabels } from './searchIndexFill.ts';
 import { buildChangesNext } from './changes.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
+import { MAILING_TABLES, buildMailingNext } from './mailing.ts';
 
 /** Tables that make up the visible snapshot of each resource. */
 export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
   contacts: ['contacts', 'labels', 'contact_labels', 'contacts_fts', 'view_contact_rows', 'view_contacts_fts', 'contact_changes', 'removed_contacts', 'removed_contacts_fts'],
   orders: [
     'orders', 'order_recipients', 'orders_fts', 'view_order_rows', 'view_orders_fts', 'order_changes', 'removed_orders', 'removed_order_recipients', 'removed_orders_fts',
-    ...SUMMARY_TABLES,
+    ...SUMMARY_TABLES, ...MAILING_TABLES,
   ],
 };
 
@@ -133,12 +134,15 @@ export interface BuildOptions {
    * staged, by one at the build, or in the connection.
    */
   onSearchIndex?: (builtIn: 'staging' | 'worker' | 'connection') => void;
+  /** When this sync saw the records (ISO 8601 UTC): an order's first-seen time (mailing.ts). @default now */
+  seenAt?: string;
 }
 
 /**
  * Builds the `_next` tables of `resource` from staging rows of `pass` (drift repair keeps only
  * rows seen in the last complete pass): the mirror, its search index, what changed since the
- * published mirror (with `compare`), and for orders the templates and campaigns (read/summaries.ts).
+ * published mirror (with `compare`), and for orders the templates and campaigns (read/summaries.ts)
+ * and each contact's mailings (mailing.ts).
  * The member tables of its saved views are created empty; savedViews/mirror.ts
  * `buildNextWithViews` fills them for the new mirror. Heavy (seconds at 1M rows); runs in the sync
  * connection without holding any lock readers care about.
@@ -189,7 +193,10 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   }
   if (compare) buildChangesNext(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts') && !COMPLETE_BEFORE_INDEX[resource].includes(t)) createNextIndexes(db, t, gen);
-  if (resource === 'orders') buildSummariesNext(db);
+  if (resource === 'orders') {
+    buildSummariesNext(db);
+    buildMailingNext(db, options.seenAt ?? new Date().toISOString());
+  }
   const main = resource === 'contacts' ? 'contacts_next' : 'orders_next';
   return (db.prepare(`SELECT count(*) AS n FROM ${main}`).get() as { n: number }).n;
 }
