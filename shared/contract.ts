@@ -359,6 +359,9 @@ export interface ConnectionTest {
   orders: ConnectionCheck;
 }
 
+/** A contact's mailings: see {@link ContactRow} `timesMailed`, `deliveredCount`, `lastOrderSeenAt`. */
+export type ContactMailing = Pick<ContactRow, 'timesMailed' | 'deliveredCount' | 'lastOrderSeenAt'>;
+
 /**
  * A contact's detail. `invalidReason` tells the shape: null, and `contact` is a §2.2 Contact; set,
  * and `contact` is a {@link KeptRecord} (check each field before use).
@@ -368,6 +371,8 @@ export type ContactDetail = RecordDetailBase & {
   orders: OrderRow[];
   /** Each recipient entry of those orders that names this contact (newest order first, at most 1,000). */
   appearances: ContactAppearance[];
+  /** Its mailings over every cached order (not only the 1,000 listed), as the contacts table shows them. */
+  mailing: ContactMailing;
 } & ({ invalidReason: null; contact: Contact } | { invalidReason: string; contact: KeptRecord });
 
 /** An order's detail; `invalidReason` tells the shape of `order` as for {@link ContactDetail}. */

@@ -4,11 +4,11 @@
  * exactly the rows a {@link ContactQuery} / {@link OrderQuery} selects, in its sort order).
  */
 import { z } from 'zod';
-import { MAX_QUERY_IDS, MAX_THEN_BY } from './queryLimits.ts';
+import { MAILED_AT_LEAST, MAX_QUERY_IDS, MAX_THEN_BY } from './queryLimits.ts';
 import { KEPT_PARAM_NAMES, MAX_KEPT_VALUE, type KeptFacet } from './keptFilters.ts';
 import { viewIdSchema } from './views.ts';
 
-export { MAX_QUERY_IDS, MAX_THEN_BY };
+export { MAILED_AT_LEAST, MAX_QUERY_IDS, MAX_THEN_BY };
 
 const MAX_SEARCH = 200;
 const MAX_LIST = 200;
@@ -18,8 +18,15 @@ const isoInstant = z.iso.datetime(); // YYYY-MM-DDTHH:MM:SS(.sss)Z
 export const sortDirection = z.enum(['asc', 'desc']);
 export type SortDirection = z.infer<typeof sortDirection>;
 
-/** Columns a contact view can sort by. `lastName`: the person's name by last name, then first name. */
-export const CONTACT_SORT_COLUMNS = ['name', 'lastName', 'company', 'email', 'phone', 'city', 'state', 'zip', 'labels', 'verified', 'createdAt'] as const;
+/**
+ * Columns a contact view can sort by. `lastName`: the person's name by last name, then first name;
+ * `address` / `line2`: address line 1 / 2; `timesMailed`, `deliveredCount`, `lastOrder`: the
+ * contact's mailings ({@link ContactRow}).
+ */
+export const CONTACT_SORT_COLUMNS = [
+  'name', 'lastName', 'company', 'email', 'phone', 'address', 'line2', 'city', 'state', 'zip', 'labels', 'verified', 'createdAt',
+  'timesMailed', 'deliveredCount', 'lastOrder',
+] as const;
 export const contactSortColumn = z.enum(CONTACT_SORT_COLUMNS);
 export type ContactSortColumn = z.infer<typeof contactSortColumn>;
 
@@ -52,6 +59,13 @@ const changedFilter = z.array(recordChange).max(3).optional();
  */
 const keptFilter = (params: readonly string[]) =>
   z.array(z.object({ param: z.enum(params as [string, ...string[]]), values: z.array(z.string().min(1).max(MAX_KEPT_VALUE)).min(1).max(MAX_LIST) }).strict()).max(params.length).optional();
+/** Bounds on a contact's times mailed ({@link ContactRow} `timesMailed`), at least one of them. */
+export const timesMailedFilter = z
+  .object({ min: z.number().int().min(0).max(1_000_000).optional(), max: z.number().int().min(0).max(1_000_000).optional() })
+  .strict()
+  .refine((b) => b.min !== undefined || b.max !== undefined, 'give min, max or both')
+  .refine((b) => b.min === undefined || b.max === undefined || b.min <= b.max, 'min is at most max');
+export type TimesMailedFilter = z.infer<typeof timesMailedFilter>;
 /** "Only records kept as invalid": records that did not match §2, kept with their reason. */
 const invalidOnlyFilter = z.boolean().optional();
 
@@ -99,6 +113,11 @@ export const contactQuerySchema = z
     invalidOnly: invalidOnlyFilter,
     /** The service's filters kept offline: address status, last mailed, return address (shared/keptFilters.ts). */
     kept: keptFilter(KEPT_PARAM_NAMES.contacts),
+    /**
+     * How many cached orders list the contact (each order once), inclusive bounds: `{ max: 0 }` is
+     * "never mailed", `{ min: 3 }` "mailed at least 3 times".
+     */
+    timesMailed: timesMailedFilter.optional(),
     /** Only the contacts with these ids (a selection), in the query's order. */
     ids: idsFilter,
     sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
@@ -177,6 +196,9 @@ export interface ContactRow {
   email: string;
   phoneNo: string;
   extension: string;
+  /** Address line 1 (the street address) and line 2 (unit, suite). */
+  address1: string;
+  address2: string;
   city: string;
   state: string;
   zip: string;
@@ -190,6 +212,12 @@ export interface ContactRow {
   invalidReason: string | null;
   /** How it changed in the last sync of contacts, or null (unchanged, or no earlier copy to compare with). */
   change: RecordChange | null;
+  /** How many cached orders list the contact as a recipient, each order once. */
+  timesMailed: number;
+  /** In how many of those orders the contact's recipient is delivered. */
+  deliveredCount: number;
+  /** When a sync first saw the newest of those orders (ISO 8601 UTC), or null: never mailed. */
+  lastOrderSeenAt: string | null;
 }
 
 /** One row of the orders table. */
@@ -212,6 +240,8 @@ export interface OrderRow {
   invalidReason: string | null;
   /** How it changed in the last sync of orders, or null. */
   change: RecordChange | null;
+  /** When a sync first saw the order (ISO 8601 UTC; kept across syncs), or null for a copy outside the mirror. */
+  firstSeenAt: string | null;
 }
 
 /** The fields of a recipient's snapshot (§2.3 OrderContact.contact), by the service's names. */
@@ -286,6 +316,11 @@ export interface ContactFacets {
   states: FacetOption<string>[];
   verified: FacetOption<VerifiedState>[];
   liveMode: FacetOption<'live' | 'test'>[];
+  /**
+   * Times mailed (the `timesMailed` filter left out): `never`, then each of {@link MAILED_AT_LEAST}
+   * as its text ("3": mailed at least 3 times).
+   */
+  timesMailed: FacetOption<string>[];
   /** Records of each kind of change in the last sync (removed ones counted from their kept copies); empty when none. */
   changed: FacetOption<RecordChange>[];
   /** Records of the view kept as invalid (the `invalidOnly` filter left out). */

@@ -13,3 +13,6 @@ export const MAX_THEN_BY = 2;
  * A selection of every matching row is sent as the query itself, never as a list of ids.
  */
 export const MAX_QUERY_IDS = 100_000;
+
+/** The "mailed at least N times" options of the contacts' times-mailed filter (its facet counts each). */
+export const MAILED_AT_LEAST = [1, 2, 3, 5] as const;

@@ -109,26 +109,39 @@ describe('windows, sorts, filters, facets', () => {
     expect(total).toBe(3000);
     // The mirror's own ordering expressions (positions.ts: text in locale order, empty last),
     // evaluated row by row here; the positions are built from ranks of distinct values instead.
-    const refOrder = (column: string): string => {
-      if (column === 'lastName') return "(coalesce(last_name, '') = ''), locale_key(last_name), locale_key(first_name), length(id), id";
-      const pos = CONTACT_SORT[column] as string;
-      return pos === 'rowid' ? 'created_at, length(id), id' : `${CONTACT_POSITIONS[pos]}, length(id), id`;
+    // The mailing columns are counted here from the recipients themselves, not from contact_mailing.
+    const mailings = (where: string) => `(SELECT count(DISTINCT r.order_id) FROM order_recipients r WHERE r.contact_id = contacts.id${where})`;
+    const lastSeen = '(SELECT max(f.first_seen_at) FROM order_recipients r JOIN order_first_seen f ON f.id = r.order_id WHERE r.contact_id = contacts.id)';
+    const EXPRESSIONS: Record<string, { flag?: string; order: string }> = {
+      lastName: { flag: "(coalesce(last_name, '') = '')", order: 'locale_key(last_name), locale_key(first_name)' },
+      address: { flag: "(coalesce(address1, '') = '')", order: 'locale_key(address1)' },
+      line2: { flag: "(coalesce(address2, '') = '')", order: 'locale_key(address2)' },
+      timesMailed: { order: mailings('') },
+      deliveredCount: { order: mailings(' AND r.is_delivered = 1') },
+      lastOrder: { flag: `(${lastSeen} IS NULL)`, order: lastSeen },
     };
-    // Descending: the empty flag (a leading `(coalesce(…) …)` term) stays ascending, the rest is reversed.
-    const descending = (order: string): string => {
-      if (!order.startsWith('(coalesce(')) return reverse(order);
+    const refOrder = (column: string): { flag?: string; order: string } => {
+      const expression = EXPRESSIONS[column];
+      if (expression) return { ...expression, order: `${expression.order}, length(id), id` };
+      const pos = CONTACT_SORT[column] as string;
+      if (pos === 'rowid') return { order: 'created_at, length(id), id' };
+      const full = `${CONTACT_POSITIONS[pos]}, length(id), id`;
+      if (!full.startsWith('(coalesce(')) return { order: full };
       let depth = 0;
       let i = 0;
-      for (; i < order.length; i++) {
-        if (order[i] === '(') depth++;
-        else if (order[i] === ')') depth--;
-        else if (order[i] === ',' && depth === 0) break;
+      for (; i < full.length; i++) {
+        if (full[i] === '(') depth++;
+        else if (full[i] === ')') depth--;
+        else if (full[i] === ',' && depth === 0) break;
       }
-      return `${order.slice(0, i)}, ${reverse(order.slice(i + 1).trim())}`;
+      return { flag: full.slice(0, i), order: full.slice(i + 1).trim() };
     };
+    // Descending: the empty flag stays ascending, the rest is reversed.
+    const descending = ({ flag, order }: { flag?: string; order: string }): string => (flag ? `${flag}, ${reverse(order)}` : reverse(order));
+    const ascending = ({ flag, order }: { flag?: string; order: string }): string => (flag ? `${flag}, ${order}` : order);
     for (const column of CONTACT_SORT_COLUMNS) {
       for (const direction of ['asc', 'desc'] as const) {
-        const order = direction === 'desc' ? descending(refOrder(column)) : refOrder(column);
+        const order = direction === 'desc' ? descending(refOrder(column)) : ascending(refOrder(column));
         const ref = (db.prepare(`SELECT id FROM contacts ORDER BY ${order}`).all() as { id: string }[]).map((r) => r.id);
         for (const offset of [0, 1, 1234, 2950, 2999]) {
           const page = queryContacts(db, { sort: { column, direction } }, { offset, limit: 100 });

@@ -103,6 +103,12 @@ function contactCells(c: Contact, neutralize: boolean): Record<string, string> {
   // Valid records, synced once: kept as valid, no change recorded.
   out.invalidReason = '';
   out.change = '';
+  // The cached orders that list it, counted from their JSON; the newest one's first-seen time.
+  const mine = rawRecords<Order>('SELECT raw FROM orders').filter((o) => o.contacts.some((r) => r.contact.id === c.id));
+  out.timesMailed = String(mine.length);
+  out.deliveredCount = String(mine.filter((o) => o.contacts.some((r) => r.contact.id === c.id && r.isDelivered)).length);
+  const seen = mine.map((o) => db.prepare('SELECT first_seen_at FROM order_first_seen WHERE id = ?').pluck().get(o.id) as string).sort();
+  out.lastOrderSeenAt = seen.at(-1) ?? '';
   return out;
 }
 

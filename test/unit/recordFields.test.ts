@@ -82,7 +82,7 @@ describe('fields §2 does not name', () => {
 });
 
 describe('a contact’s orders', () => {
-  const order = (id: string): OrderRow => ({ id, status: 1, isLiveMode: true, campaignName: '', campaignType: '', scheduleType: '', deliveryDate: null, productName: '', productType: '', templateTitle: '', recipients: 2, delivered: 0, invalidReason: null, change: null });
+  const order = (id: string): OrderRow => ({ id, status: 1, isLiveMode: true, campaignName: '', campaignType: '', scheduleType: '', deliveryDate: null, productName: '', productType: '', templateTitle: '', recipients: 2, delivered: 0, invalidReason: null, change: null, firstSeenAt: null });
   const recipient = (address1: string, addressChanged: boolean): RecipientRow => ({
     id: 'r', orderId: '', contactId: '1', firstName: '', lastName: '', fullName: '', companyName: '', email: '', phoneNo: '', address1, address2: '', city: 'Boise', zip: '83720',
     trackingCode: null, isDelivered: false, status: null, websiteUrl: '', contactInCache: true, changedSinceOrder: addressChanged ? ['address1'] : [], addressChanged,

@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { copyMailingTables } from '../helpers/mailingTables.ts';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncRun } from '../../shared/contract.ts';
@@ -93,6 +94,8 @@ beforeAll(async () => {
     const current = [...edits[resource].added, ...edits[resource].changed].map((id) => db.prepare(`SELECT raw FROM ${resource} WHERE id = ?`).pluck().get(id) as string);
     refs[resource] = reference(resource, [...current, ...edits[resource].removed.map((id) => lastCopy.get(id) as string)]);
   }
+  // The references hold one resource each: the mailings and first-seen times are the synced cache's.
+  copyMailingTables(db, Object.values(refs));
 }, 120_000);
 
 afterAll(async () => {

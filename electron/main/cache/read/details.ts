@@ -56,8 +56,9 @@ function parsed<T>(found: Found): { invalidReason: null; record: T } | { invalid
 }
 
 /**
- * One contact with the mirror's orders that include it (newest first, at most 1,000) and each
- * recipient entry that names it: the snapshot the order kept, compared with this contact.
+ * One contact with the mirror's orders that include it (newest first, at most 1,000), each
+ * recipient entry that names it (the snapshot the order kept, compared with this contact) and its
+ * mailings (build/mailing.ts).
  * @returns null when neither the mirror, a view's newer members nor the removed records hold the id
  */
 export function getContact(db: Database.Database, id: string): ContactDetail | null {
@@ -77,7 +78,9 @@ export function getContact(db: Database.Database, id: string): ContactDetail | n
       return order ? [{ order, recipient: toRecipientRow(r) }] : [];
     });
     const { invalidReason, record } = parsed<Contact>(found);
-    const base = { raw: found.raw, change: changeOf(db, 'contacts', id), orders, appearances };
+    const m = stmt(db, 'SELECT times_mailed, delivered, last_order_seen_at FROM contact_mailing WHERE contact_id = ?').get(id) as Row | undefined;
+    const mailing = { timesMailed: Number(m?.times_mailed ?? 0), deliveredCount: Number(m?.delivered ?? 0), lastOrderSeenAt: m ? String(m.last_order_seen_at) : null };
+    const base = { raw: found.raw, change: changeOf(db, 'contacts', id), orders, appearances, mailing };
     return invalidReason === null ? { ...base, invalidReason, contact: record as Contact } : { ...base, invalidReason, contact: record };
   });
 }

@@ -13,6 +13,7 @@
 import type { AnyExportKind, ExportColumn } from '../../../../shared/contract.ts';
 import { LetterdeskError } from '../../../../shared/errors.ts';
 import type { StatusNames } from '../../../../shared/statusNames.ts';
+import { mailingValue, timesMailed } from './mailing.ts';
 
 /** How the cell is typed: `number` cells are never formula-neutralised (export/csv.ts). */
 export type ExportCellType = 'text' | 'number' | 'boolean';
@@ -68,8 +69,8 @@ const CONTACT_COLUMNS: readonly ExportColumnDef[] = [
   text('lastName', 'Last name', 'c.last_name'),
   text('fullName', 'Full name', 'c.full_name'),
   text('companyName', 'Company', 'c.company_name'),
-  text('address1', 'Address line 1', 'c.address1'),
-  text('address2', 'Address line 2', 'c.address2'),
+  text('address1', 'Address', 'c.address1'),
+  text('address2', 'Line 2', 'c.address2'),
   text('city', 'City', 'c.city'),
   text('state', 'State', 'c.state'),
   text('zip', 'ZIP', 'c.zip'),
@@ -88,6 +89,9 @@ const CONTACT_COLUMNS: readonly ExportColumnDef[] = [
   text('createdAt', 'Created at (UTC)', 'c.created_at'),
   text('invalidReason', 'Kept as invalid because', 'c.invalid_reason'),
   change('c', 'contact_changes'),
+  num('timesMailed', 'Times mailed', timesMailed('c')),
+  num('deliveredCount', 'Delivered', `coalesce(${mailingValue('c', 'delivered')}, 0)`),
+  text('lastOrderSeenAt', 'Last order first seen (UTC)', mailingValue('c', 'last_order_seen_at')),
   raw('c.raw'),
 ];
 
@@ -128,6 +132,7 @@ const ORDER_COLUMNS: readonly ExportColumnDef[] = [
   text('mergeVariables', 'Merge variables (JSON)', 'o.merge_variables'),
   text('invalidReason', 'Kept as invalid because', 'o.invalid_reason'),
   change('o', 'order_changes'),
+  text('firstSeenAt', 'First seen (UTC)', '(SELECT f.first_seen_at FROM order_first_seen f WHERE f.id = o.id)'),
   raw('o.raw'),
 ];
 
@@ -145,8 +150,8 @@ const RECIPIENT_COLUMNS: readonly ExportColumnDef[] = [
   text('companyName', 'Company', 'r.company_name'),
   text('email', 'Email', 'r.email'),
   text('phoneNo', 'Phone', 'r.phone_no'),
-  text('address1', 'Address line 1', 'r.address1'),
-  text('address2', 'Address line 2', 'r.address2'),
+  text('address1', 'Address', 'r.address1'),
+  text('address2', 'Line 2', 'r.address2'),
   text('city', 'City', 'r.city'),
   text('zip', 'ZIP', 'r.zip'),
   text('websiteUrl', 'Website', 'r.website_url'),

@@ -15,6 +15,8 @@ import { read, stmt, str, type Row } from './rows.ts';
 import { viewScope } from './listScope.ts';
 import { contactViewSql, orderViewSql, type ViewScope, type ViewSql } from './list.ts';
 import { keptFacets, withoutKept } from './kept.ts';
+import { timesMailed } from './mailing.ts';
+import { MAILED_AT_LEAST } from '../../../../shared/query.ts';
 
 /** Most options a facet lists. */
 const FACET_LIMIT = 200;
@@ -147,7 +149,22 @@ const CONTACT_GROUPS = [
   { filter: 'states', expr: "coalesce(c.state, '')" },
   { filter: 'verified', expr: 'c.is_verified' },
   { filter: 'liveMode', expr: 'c.is_live_mode' },
+  // Times mailed, capped at the largest "at least" option.
+  { filter: 'timesMailed', expr: `min(${timesMailed('c')}, ${MAILED_AT_LEAST.at(-1)})` },
 ] as const;
+
+/**
+ * The times-mailed filter's options: "never mailed" and "at least N times" for each N, each
+ * counted from the rows per capped count (the filter left out).
+ */
+function mailedOptions(counts: Tally): FacetOption<string>[] {
+  const rows = counts.map((c) => ({ times: Number(c.value), n: c.n }));
+  const atLeast = (min: number) => rows.reduce((sum, r) => sum + (r.times >= min ? r.n : 0), 0);
+  return [
+    { value: 'never', label: 'Never mailed', count: rows.reduce((sum, r) => sum + (r.times === 0 ? r.n : 0), 0) },
+    ...MAILED_AT_LEAST.map((min) => ({ value: String(min), label: min === 1 ? 'At least once' : `At least ${min} times`, count: atLeast(min) })),
+  ];
+}
 
 /**
  * Facet counts of the contacts view. With `labelsMode: 'all'` the label options count the rows of
@@ -160,12 +177,12 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
     const scope = viewScope(db, 'contacts', query.view);
     const base = contactViewSql(query, undefined, scope);
     const own = (filter: keyof ContactQuery) => () => contactViewSql(query, filter, scope);
-    const isSet = (filter: (typeof CONTACT_GROUPS)[number]['filter']) => (query[filter]?.length ?? 0) > 0;
+    const isSet = (filter: (typeof CONTACT_GROUPS)[number]['filter']) => (filter === 'timesMailed' ? query.timesMailed !== undefined : (query[filter]?.length ?? 0) > 0);
     const labelsShared = query.labelsMode === 'all' || !query.labels?.length;
     // The whole mirror's states are read from their index, by the states facet's own scan.
     const inShared = (g: (typeof CONTACT_GROUPS)[number]) => !isSet(g.filter) && !(base.all && g.filter === 'states');
     const shared = combinations(db, base, CONTACT_GROUPS.map((g) => (inShared(g) ? g.expr : 'NULL')), base.all ? undefined : 'c');
-    const [states, verified, live] = CONTACT_GROUPS.map((g, i) => facetCounts(db, shared, i, !inShared(g), own(g.filter), g.expr)) as [Tally, Tally, Tally];
+    const [states, verified, live, mailed] = CONTACT_GROUPS.map((g, i) => facetCounts(db, shared, i, !inShared(g), own(g.filter), g.expr)) as [Tally, Tally, Tally, Tally];
     // Labels by a scan of their own: grouped with the other values, the label lists would
     // multiply the groups (thousands of lists by every state) and the memory they take.
     const lists = labelLists(db, labelsShared ? base : own('labels')());
@@ -176,6 +193,7 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
         v === 1 ? { value: 'yes', label: 'Verified', count: n } : v === 0 ? { value: 'no', label: 'Not verified', count: n } : { value: 'unknown', label: 'Unknown', count: n },
       ),
       liveMode: named(live, liveOption),
+      timesMailed: mailedOptions(mailed),
       changed: changeFacet(db, 'contacts', query, scope),
       invalid: invalidCount(db, base, shared, 'contacts'),
       kept: keptFacets(db, 'contacts', (param) => contactViewSql({ ...query, kept: withoutKept(query.kept, param) }, undefined, scope)),

@@ -9,6 +9,7 @@ import { emptyFlag, qualify } from '../store/positions.ts';
 import { FILTER_TOKEN_MARK } from '../store/searchIndex.ts';
 import type { ContactQuery, OrderQuery, RecordChange } from '../../../../shared/query.ts';
 import { addDays } from '../../../../shared/serviceParams.ts';
+import { timesMailed } from './mailing.ts';
 
 /** Sort column of shared/query.ts → position column (see build/publish.ts); `rowid` = default order. */
 export const CONTACT_SORT: Record<string, string> = {
@@ -195,6 +196,17 @@ export function contactParts(query: ContactQuery, omit: keyof ContactQuery | und
   if (query.invalidOnly) conditions.push('c.invalid_reason IS NOT NULL');
   if (query.kept?.length) conditions.push(...keptConditions('c', 'contacts', query.kept, params));
   if (query.ids?.length) conditions.push(idsCondition('c', query.ids, params));
+  if (omit !== 'timesMailed' && query.timesMailed) {
+    const { min, max } = query.timesMailed;
+    if (min !== undefined) {
+      params.mailedMin = min;
+      conditions.push(`${timesMailed('c')} >= :mailedMin`);
+    }
+    if (max !== undefined) {
+      params.mailedMax = max;
+      conditions.push(`${timesMailed('c')} <= :mailedMax`);
+    }
+  }
   // Instants compare as text like the days above: both sides are ISO 8601 in UTC ("…Z").
   if (query.createdAfter) {
     conditions.push('c.created_at >= :createdAfter');

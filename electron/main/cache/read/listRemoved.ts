@@ -10,7 +10,7 @@ import type { ContactQuery, OrderQuery, SortDirection } from '../../../../shared
 import type { Resource } from '../../../../shared/serviceRecords.ts';
 import { CONTACT_STAGE_COLUMNS, ORDER_STAGE_COLUMNS, RECIPIENT_COLUMNS } from '../store/columns.ts';
 import { CONTACT_DEFAULT_ORDER, ORDER_DEFAULT_ORDER, TIE, TIE_DESC, positionOrder, qualify, reverse } from '../store/positions.ts';
-import { lastNameTerms, sortKeys } from './sortOrder.ts';
+import { EXPRESSION_SORTS, sortKeys } from './sortOrder.ts';
 import { CONTACT_SORT, ORDER_SORT, compileSearch, contactParts, orderConditions } from './listParts.ts';
 import type { ViewScope, ViewSql } from './list.ts';
 
@@ -37,11 +37,11 @@ export function expressionOrder(kind: Resource, alias: string, keys: readonly { 
   if (keys.length === 0) return qualify(defaultOrder, alias);
   const parts = keys.map((key, i) => {
     const last = i === keys.length - 1;
-    if (key.column === 'lastName') {
-      // The empty flag stays ascending: empty last names last both ways.
-      const [flag, ...names] = lastNameTerms(alias);
-      const ascending = `${names.join(', ')}${last ? `, ${qualify(TIE, alias)}` : ''}`;
-      return `${flag}, ${key.direction === 'desc' ? reverse(ascending) : ascending}`;
+    const expression = EXPRESSION_SORTS[key.column]?.(alias);
+    if (expression) {
+      // The empty flag stays ascending: empty values last both ways.
+      const ascending = `${expression.terms.join(', ')}${last ? `, ${qualify(TIE, alias)}` : ''}`;
+      return `${expression.flag ? `${expression.flag}, ` : ''}${key.direction === 'desc' ? reverse(ascending) : ascending}`;
     }
     const column = (kind === 'contacts' ? CONTACT_SORT : ORDER_SORT)[key.column] ?? 'rowid';
     if (column === 'rowid') {

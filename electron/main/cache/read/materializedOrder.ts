@@ -27,8 +27,11 @@ let counter = 0;
  *   key) and `row` (the rowid in `table`)
  */
 export function materializedOrder(db: Database.Database, table: string, alias: string, orderBy: string): string {
-  const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as number;
-  const key = `${table}:${root}:${orderBy}`;
+  // Every publish renames tables, which changes the schema cookie: an order is kept for one
+  // snapshot of every table it reads (a contacts order reads the orders' contact_mailing too).
+  // Root pages alone would not do: a publish can give a table the root page of a dropped one.
+  const version = db.pragma('main.schema_version', { simple: true }) as number;
+  const key = `${table}:${version}:${orderBy}`;
   const list = kept.get(db) ?? [];
   kept.set(db, list);
   const hit = list.find((k) => k.key === key);

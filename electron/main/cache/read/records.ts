@@ -11,6 +11,7 @@ import { chained, orderedParts, splitParams } from './emptyOrder.ts';
 import { openSnapshot } from '../store/snapshot.ts';
 import { viewScope } from './listScope.ts';
 import { ALL_RECORDS, contactViewSql, orderViewSql, type EmptySplit, type ViewScope } from './list.ts';
+import { mailingValue, timesMailed } from './mailing.ts';
 
 /** Arguments of the `records` job. */
 export interface RecordsArgs {
@@ -19,6 +20,30 @@ export interface RecordsArgs {
   query: ContactQuery | OrderQuery;
   /** Most records to read (a whole number ≥ 0). */
   limit: number;
+  /**
+   * Add what Letterdesk derives under one key, `letterdesk`, of each record that is a JSON object:
+   * contacts `{ timesMailed, deliveredCount, lastOrderSeenAt }` (read/mailing.ts), orders
+   * `{ statusName, firstSeenAt }` with `statusNames` (code → name; null for a code without one).
+   * Absent: the records exactly as the service sent them.
+   */
+  derived?: { statusNames: Record<string, string> };
+}
+
+/**
+ * The SQL of a record's JSON with its {@link RecordsArgs} `derived` key, binding the status names
+ * into `params` (`__code<i>`, `__name<i>`): names are never SQL.
+ */
+function derivedRaw(kind: RecordsArgs['kind'], statusNames: Record<string, string>, params: Record<string, unknown>): string {
+  if (kind === 'contacts') {
+    return `json_set(c.raw, '$.letterdesk', json_object('timesMailed', ${timesMailed('c')}, 'deliveredCount', coalesce(${mailingValue('c', 'delivered')}, 0), 'lastOrderSeenAt', ${mailingValue('c', 'last_order_seen_at')}))`;
+  }
+  const whens = Object.entries(statusNames).filter(([code]) => /^-?\d+$/.test(code)).map(([code, name], i) => {
+    params[`__code${i}`] = Number(code);
+    params[`__name${i}`] = name;
+    return `WHEN :__code${i} THEN :__name${i}`;
+  });
+  const name = whens.length === 0 ? 'NULL' : `CASE o.status ${whens.join(' ')} END`;
+  return `json_set(o.raw, '$.letterdesk', json_object('statusName', ${name}, 'firstSeenAt', (SELECT f.first_seen_at FROM order_first_seen f WHERE f.id = o.id)))`;
 }
 
 /** What the job uses of the context the worker runs it with (worker/protocol.ts `JobContext`). */
@@ -45,14 +70,18 @@ const YIELD_EVERY_MS = 40;
  * `splitParams(db, split)` besides `params`).
  * @param scope the records of the query's saved view (listScope.ts); default every record
  */
-export function recordsSql(kind: RecordsArgs['kind'], query: ContactQuery | OrderQuery, limit: number, scope: ViewScope = ALL_RECORDS): { sql: string; parts: string[]; split?: EmptySplit; params: Record<string, unknown> } {
+export function recordsSql(
+  kind: RecordsArgs['kind'], query: ContactQuery | OrderQuery, limit: number, scope: ViewScope = ALL_RECORDS, derived?: RecordsArgs['derived'],
+): { sql: string; parts: string[]; split?: EmptySplit; params: Record<string, unknown> } {
   const view = kind === 'contacts' ? contactViewSql(query as ContactQuery, undefined, scope) : orderViewSql(query as OrderQuery, undefined, scope);
   const alias = kind === 'contacts' ? 'c' : 'o';
+  const params: Record<string, unknown> = { ...view.params, __limit: limit };
+  const raw = derived ? derivedRaw(kind, derived.statusNames, params) : `${alias}.raw`;
   return {
-    sql: `SELECT ${alias}.raw FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT :__limit`,
-    parts: orderedParts(view).map((p) => `SELECT ${alias}.raw FROM ${view.from} WHERE ${p.where} ORDER BY ${p.orderBy} LIMIT :__limit`),
+    sql: `SELECT ${raw} FROM ${view.from} WHERE ${view.where} ORDER BY ${view.orderBy} LIMIT :__limit`,
+    parts: orderedParts(view).map((p) => `SELECT ${raw} FROM ${view.from} WHERE ${p.where} ORDER BY ${p.orderBy} LIMIT :__limit`),
     ...(view.split ? { split: view.split } : {}),
-    params: { ...view.params, __limit: limit },
+    params,
   };
 }
 
@@ -70,7 +99,7 @@ function cancelled(): LetterdeskError {
  *   NOT_FOUND for a saved view that does not exist; CANCELLED when the signal is aborted (chunks sent before stay sent)
  */
 export async function readRecords(db: Database.Database, args: RecordsArgs, context: RecordsContext): Promise<{ rows: number }> {
-  const { kind, query, limit } = args;
+  const { kind, query, limit, derived } = args;
   if (kind !== 'contacts' && kind !== 'orders') throw new LetterdeskError('VALIDATION', `Records are contacts or orders, not "${String(kind).slice(0, 32)}".`);
   if (!Number.isSafeInteger(limit) || limit < 0) throw new LetterdeskError('VALIDATION', `The limit of records must be a whole number of 0 or more, not ${String(limit).slice(0, 32)}.`);
   const { signal } = context;
@@ -78,7 +107,7 @@ export async function readRecords(db: Database.Database, args: RecordsArgs, cont
   const snapshot = openSnapshot(db);
   let raws: IterableIterator<string>;
   try {
-    const sql = recordsSql(kind, query ?? {}, limit, viewScope(snapshot.db, kind, query?.view));
+    const sql = recordsSql(kind, query ?? {}, limit, viewScope(snapshot.db, kind, query?.view), derived);
     const params = { ...sql.params, ...splitParams(snapshot.db, sql.split) };
     // Each part reads at most the limit; the loop below stops at it.
     raws = chained(sql.parts.map((part) => () => snapshot.db.prepare(part).pluck().iterate(params) as IterableIterator<string>));

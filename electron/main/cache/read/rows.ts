@@ -3,6 +3,7 @@
  * transaction per call, and the mapping of table rows to the row shapes of shared/query.ts.
  */
 import type Database from 'better-sqlite3';
+import { firstSeenColumn, mailingRowColumns } from './mailing.ts';
 import { ADDRESS_FIELDS, SNAPSHOT_FIELDS, type ContactRow, type OrderRow, type RecipientRow, type RecordChange, type SnapshotField } from '../../../../shared/query.ts';
 
 const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -28,14 +29,17 @@ export function read<T>(db: Database.Database, fn: () => T): T {
   return db.inTransaction ? fn() : db.transaction(fn).deferred();
 }
 
-/** The columns a {@link ContactRow} is made from (alias `c`): its change is looked up by id (build/changes.ts). */
+/**
+ * The columns a {@link ContactRow} is made from (alias `c`): its change (build/changes.ts) and its
+ * mailings (read/mailing.ts) are looked up by id.
+ */
 export const CONTACT_ROW_COLUMNS =
-  'c.id, c.full_name, c.first_name, c.last_name, c.company_name, c.email, c.phone_no, c.extension, c.city, c.state, c.zip, c.labels, c.is_verified, c.is_live_mode, c.created_at, ' +
-  'c.invalid_reason, (SELECT ch.change FROM contact_changes ch WHERE ch.id = c.id) AS change';
+  'c.id, c.full_name, c.first_name, c.last_name, c.company_name, c.email, c.phone_no, c.extension, c.address1, c.address2, c.city, c.state, c.zip, c.labels, ' +
+  `c.is_verified, c.is_live_mode, c.created_at, c.invalid_reason, (SELECT ch.change FROM contact_changes ch WHERE ch.id = c.id) AS change, ${mailingRowColumns('c')}`;
 /** The columns an {@link OrderRow} is made from (alias `o`). */
 export const ORDER_ROW_COLUMNS =
   'o.id, o.status, o.is_live_mode, o.campaign_name, o.campaign_type, o.campaign_schedule_type, o.campaign_delivery_date, o.product_name, o.product_type, o.template_title, o.recipients, o.delivered, ' +
-  'o.invalid_reason, (SELECT ch.change FROM order_changes ch WHERE ch.id = o.id) AS change';
+  `o.invalid_reason, (SELECT ch.change FROM order_changes ch WHERE ch.id = o.id) AS change, ${firstSeenColumn('o')}`;
 
 /** The contacts table's column of each snapshot field (§2.3 OrderContact.contact names the §2.2 fields). */
 const SNAPSHOT_COLUMN: Record<SnapshotField, string> = {
@@ -66,9 +70,11 @@ export function toContactRow(r: Row): ContactRow {
   }
   return {
     id: str(r.id), fullName: str(r.full_name), firstName: str(r.first_name), lastName: str(r.last_name), companyName: str(r.company_name),
-    email: str(r.email), phoneNo: str(r.phone_no), extension: str(r.extension), city: str(r.city), state: str(r.state), zip: str(r.zip),
+    email: str(r.email), phoneNo: str(r.phone_no), extension: str(r.extension), address1: str(r.address1), address2: str(r.address2),
+    city: str(r.city), state: str(r.state), zip: str(r.zip),
     labels, isVerified: boolOrNull(r.is_verified), isLiveMode: r.is_live_mode === 1, createdAt: str(r.created_at),
     invalidReason: textOrNull(r.invalid_reason), change: changeOf(r.change),
+    timesMailed: Number(r.times_mailed ?? 0), deliveredCount: Number(r.mailed_delivered ?? 0), lastOrderSeenAt: textOrNull(r.last_order_seen_at),
   };
 }
 
@@ -79,7 +85,7 @@ export function toOrderRow(r: Row): OrderRow {
     deliveryDate: r.campaign_delivery_date === null || r.campaign_delivery_date === undefined ? null : str(r.campaign_delivery_date),
     productName: str(r.product_name), productType: str(r.product_type), templateTitle: str(r.template_title),
     recipients: Number(r.recipients ?? 0), delivered: Number(r.delivered ?? 0),
-    invalidReason: textOrNull(r.invalid_reason), change: changeOf(r.change),
+    invalidReason: textOrNull(r.invalid_reason), change: changeOf(r.change), firstSeenAt: textOrNull(r.first_seen_at),
   };
 }
 

@@ -23,7 +23,7 @@ import { LetterdeskError, fromErrorPayload } from '../../../../shared/errors.ts'
 import type { ContactQuery, OrderQuery } from '../../../../shared/query.ts';
 import { entryUrl } from '../../entries.ts';
 import { openStartupReader } from '../store/db.ts';
-import { CACHE_METHODS, SCAN_METHODS, STARTUP_READ_METHODS, type CacheJobs, type CacheMethodName, type CacheMethods, type ExportProgressValue } from './methods.ts';
+import { CACHE_METHODS, SCAN_METHODS, STARTUP_READ_METHODS, type CacheJobs, type CacheMethodName, type CacheMethods, type ExportProgressValue, type RecordsArgs } from './methods.ts';
 import { methodClientBase, type HostRequest, type HostResponse, type HostWorkerData, type JobArgs, type JobOptions, type JobProgress, type JobResult, type MethodArgs, type MethodResult } from './protocol.ts';
 
 export type { ExportProgressValue } from './methods.ts';
@@ -349,12 +349,17 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
    * at most `limit`, as chunks of about 1 MiB of JSON text (the `records` job, read/records.ts).
    * @param onChunk receives each chunk (JSON texts of records) in order, all before the promise
    *   resolves; while it has not taken a few chunks the worker waits
+   * @param options.derived add Letterdesk's derived key to each record (read/records.ts `RecordsArgs`)
    * @returns the number of records read
    * @throws LetterdeskError VALIDATION (kind, limit), CANCELLED (signal aborted; chunks already
    *   delivered stay delivered)
    */
-  records(kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number, onChunk: (raws: string[]) => void, options: { signal?: AbortSignal } = {}): Promise<{ rows: number }> {
-    return this.runJob('records', { kind, query, limit }, { ...options, onProgress: onChunk });
+  records(
+    kind: 'contacts' | 'orders', query: ContactQuery | OrderQuery, limit: number, onChunk: (raws: string[]) => void,
+    options: { signal?: AbortSignal; derived?: RecordsArgs['derived'] } = {},
+  ): Promise<{ rows: number }> {
+    const { derived, ...rest } = options;
+    return this.runJob('records', { kind, query, limit, ...(derived ? { derived } : {}) }, { ...rest, onProgress: onChunk });
   }
 
   /**

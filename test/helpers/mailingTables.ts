@@ -1,0 +1,20 @@
+/**
+ * Copies the mailing tables (build/mailing.ts) of a synced cache into a reference cache built from
+ * some of its records, so that rows and sorts that read them compare: a reference holds one
+ * resource, and its own build would give every order the time of that build.
+ */
+import type Database from 'better-sqlite3';
+
+/** Replaces `contact_mailing` and `order_first_seen` of each of `refs` with those of `db`. */
+export function copyMailingTables(db: Database.Database, refs: readonly Database.Database[]): void {
+  for (const table of ['contact_mailing', 'order_first_seen'] as const) {
+    const rows = db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+    const cols = Object.keys(rows[0] ?? {});
+    for (const ref of refs) {
+      ref.exec(`DELETE FROM ${table}`);
+      if (cols.length === 0) continue;
+      const insert = ref.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`);
+      ref.transaction(() => rows.forEach((r) => insert.run(r)))();
+    }
+  }
+}
