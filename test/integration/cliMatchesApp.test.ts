@@ -80,10 +80,14 @@ describe('the command line and the app read one cache the same way', () => {
       : await call('queryOrders', { query: query as CallInput<'queryOrders'>['query'], window: { offset: 0, limit: 1000 } });
     expect(records.length).toBeGreaterThan(0);
     expect(records.map((r) => r.id)).toEqual(page.rows.map((r) => r.id));
-    // Each record exactly as cached: the app's detail holds the same JSON.
-    const first = records[0] as { id: string };
+    // Each record exactly as cached (the app's detail holds the same JSON), with what Letterdesk
+    // derives under one added key, as the app's row says it.
+    const { letterdesk, ...first } = records[0] as { id: string; letterdesk: Record<string, unknown> };
     const detail = kind === 'contacts' ? (await call('getContact', { id: first.id })).contact : (await call('getOrder', { id: first.id })).order;
     expect(first).toEqual(detail);
+    const row = page.rows[0] as unknown as Record<string, unknown>;
+    if (kind === 'contacts') expect(letterdesk).toEqual({ timesMailed: row.timesMailed, deliveredCount: row.deliveredCount, lastOrderSeenAt: row.lastOrderSeenAt });
+    else expect(letterdesk.firstSeenAt).toBe(row.firstSeenAt);
   });
 
   it('contacts --label A --label B --labels-all lists the app’s view of contacts with both labels', async () => {

@@ -88,6 +88,10 @@ export interface ContactFilterOptions extends RecordFilterOptions {
   labelsAll?: boolean;
   state?: string[];
   verified?: ('yes' | 'no' | 'unknown')[];
+  /** `--mailed-at-least N`: contacts that N or more cached orders list. */
+  mailedAtLeast?: number;
+  /** `--never-mailed`: contacts no cached order lists. */
+  neverMailed?: boolean;
   sort?: { column: string; direction: 'asc' | 'desc' };
 }
 
@@ -99,7 +103,7 @@ export interface OrderFilterOptions extends RecordFilterOptions {
   sort?: { column: string; direction: 'asc' | 'desc' };
 }
 
-/** Adds `--search --label --labels-all --state --verified --invalid-only --changed --sort` (contacts) to `cmd`. */
+/** Adds `--search --label --labels-all --state --verified --mailed-at-least --never-mailed --invalid-only --changed --sort` (contacts) to `cmd`. */
 export function addContactFilters(cmd: Command): Command {
   return addRecordFilters(cmd)
     .option('--search <q>', 'free-text search (names, company, email, phone, address, labels; prefix match)')
@@ -115,6 +119,8 @@ export function addContactFilters(cmd: Command): Command {
         }),
       ),
     )
+    .option('--mailed-at-least <n>', 'only contacts that at least n cached orders list as a recipient', intArg('--mailed-at-least', 1, 1_000_000))
+    .option('--never-mailed', 'only contacts that no cached order lists as a recipient')
     .option('--sort <col[:desc]>', `sort column: ${CONTACT_SORT_COLUMNS.join(', ')}; add :desc to reverse`, sortArg(CONTACT_SORT_COLUMNS));
 }
 
@@ -132,12 +138,14 @@ export function addOrderFilters(cmd: Command): Command {
  * @throws LetterdeskError VALIDATION when the query schema refuses them
  */
 export function contactQuery(o: ContactFilterOptions): ContactQuery {
+  if (o.neverMailed && o.mailedAtLeast !== undefined) throw new LetterdeskError('VALIDATION', 'Choose one of --never-mailed and --mailed-at-least: no contact is both.');
   const parsed = contactQuerySchema.safeParse({
     ...(o.search !== undefined ? { search: o.search } : {}),
     ...(o.label ? { labels: o.label } : {}),
     ...(o.labelsAll ? { labelsMode: 'all' } : {}),
     ...(o.state ? { states: o.state } : {}),
     ...(o.verified ? { verified: o.verified } : {}),
+    ...(o.neverMailed || o.mailedAtLeast !== undefined ? { timesMailed: { ...(o.mailedAtLeast !== undefined ? { min: o.mailedAtLeast } : {}), ...(o.neverMailed ? { max: 0 } : {}) } } : {}),
     ...recordFilters(o),
     ...(o.sort ? { sort: o.sort } : {}),
   });

@@ -6,13 +6,15 @@ import { addContactFilters, addOrderFilters, contactQuery, intArg, orderQuery, t
 import { chosenProfile, withContext, type CliContext, type CliIo } from '../context.ts';
 import { addKeptOptions, hasKeptOptions, withKeptOptions } from '../keptOptions.ts';
 import { JsonArrayWriter, printRecordTable } from '../output.ts';
+import { withLearnedNames } from '../../../../shared/statusCodes.ts';
 import { queryInView } from '../viewOptions.ts';
 
 const DEFAULT_LIMIT = 100;
 
 /**
- * Prints the records of a view: with `json` the cached JSON of each record, exactly as the service
- * sent it (§2.2 / §2.3 shapes), streamed; else a table. The service-filter options (keptOptions.ts)
+ * Prints the records of a view: with `json` the cached JSON of each record as the service sent it
+ * (§2.2 / §2.3 shapes) plus one key, `letterdesk`, of what Letterdesk derives (contacts: times
+ * mailed, delivered, last order; orders: status name, first seen), streamed; else a table. The service-filter options (keptOptions.ts)
  * narrow it first.
  */
 async function listRecords(ctx: CliContext, profile: Profile, kind: 'contacts' | 'orders', opts: Record<string, unknown>, local: ContactQuery | OrderQuery, view: string | undefined, limit: number, json: boolean): Promise<void> {
@@ -26,8 +28,11 @@ async function listRecords(ctx: CliContext, profile: Profile, kind: 'contacts' |
     return;
   }
   if (json) {
+    // What Letterdesk derives goes under one added key; the rest is the service's record.
+    const names = kind === 'orders' ? withLearnedNames(profile.statusNames, (await cache.learnedStatusNames()).names) : {};
+    const statusNames = Object.fromEntries(Object.entries(names).map(([code, n]) => [code, n.name]));
     const writer = new JsonArrayWriter(ctx.io.stdout);
-    await cache.records(kind, query, limit, (raws) => writer.add(raws));
+    await cache.records(kind, query, limit, (raws) => writer.add(raws), { derived: { statusNames } });
     writer.end();
     return;
   }
@@ -40,7 +45,7 @@ async function listRecords(ctx: CliContext, profile: Profile, kind: 'contacts' |
 export function registerListCommands(program: Command, io: CliIo): void {
   addKeptOptions(addContactFilters(program.command('contacts').description('search and list cached contacts (newest first unless --sort)')), 'contacts')
     .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
-    .option('--json', 'print a JSON array of contacts in the service\u2019s record shape (\u00a72.2)')
+    .option('--json', 'print a JSON array of contacts in the service\u2019s record shape (\u00a72.2), with letterdesk: { timesMailed, deliveredCount, lastOrderSeenAt }')
     .option('--view <name>', 'only the members of this saved contacts view, with its filters (offline, from the cache)')
     .action((opts: ContactFilterOptions & { limit: number; json?: boolean; view?: string }, cmd: Command) =>
       withContext(cmd, io, async (ctx) => {
@@ -50,7 +55,7 @@ export function registerListCommands(program: Command, io: CliIo): void {
 
   addKeptOptions(addOrderFilters(program.command('orders').description('search and list cached orders (newest first unless --sort)')), 'orders')
     .option('--limit <n>', `at most this many rows (default ${DEFAULT_LIMIT})`, intArg('--limit', 1, 10_000_000), DEFAULT_LIMIT)
-    .option('--json', 'print a JSON array of orders in the service\u2019s record shape (\u00a72.3)')
+    .option('--json', 'print a JSON array of orders in the service\u2019s record shape (\u00a72.3), with letterdesk: { statusName, firstSeenAt }')
     .option('--view <name>', 'only the members of this saved orders view, with its filters (offline, from the cache)')
     .action((opts: OrderFilterOptions & { limit: number; json?: boolean; view?: string }, cmd: Command) =>
       withContext(cmd, io, async (ctx) => {
