@@ -221,9 +221,9 @@ test('Export waits until something is cached; it can write the table’s own col
   await dialog.getByRole('button', { name: /Export…/ }).click();
   await expect(dialog.getByText('Exported 400 rows')).toBeVisible();
   const [header] = parseTsv(readFileSync(app.platformLog.savedFiles.at(-1)!, 'utf8'), ',');
-  expect(header).toEqual(['Full name', 'Company', 'Email', 'Phone', 'Extension', 'City', 'State', 'ZIP', 'Labels', 'Verified', 'Created at (UTC)']);
-  // Every table column but Created (local days there, UTC instants here) has its title in the file.
-  for (const t of titles.filter((x) => x !== 'Created')) expect(header).toContain(t);
+  expect(header).toEqual(['Full name', 'Company', 'Email', 'Phone', 'Extension', 'Address', 'City', 'State', 'ZIP', 'Labels', 'Verified', 'Times mailed', 'Last order first seen (UTC)', 'Created at (UTC)']);
+  // Every table column but Created and Last order (local days there, UTC instants here) has its title in the file.
+  for (const t of titles.filter((x) => x !== 'Created' && x !== 'Last order')) expect(header).toContain(t);
 });
 
 test('rows still loading are one busy cell across the columns, then their own cells', async ({ app }) => {

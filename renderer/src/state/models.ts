@@ -53,7 +53,9 @@ export function createContactsModel(): ContactsModel {
     facets: (query) => call('contactFacets', { query: withLocalCreatedDays(query) }),
     check: checkContactFilters,
     modeKeys: ['labelsMode'],
-    filterKeys: ['labels', 'labelsMode', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore', 'changed', 'invalidOnly', 'kept'],
+    filterKeys: ['labels', 'labelsMode', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore', 'changed', 'invalidOnly', 'kept', 'timesMailed'],
+    // ContactsView's columns: the second address line and the deliveries are in the Columns menu.
+    defaultHidden: ['line2', 'deliveredCount'],
   });
 }
 
