@@ -18,6 +18,12 @@ import { keptFacets, withoutKept } from './kept.ts';
 import { timesMailed } from './mailing.ts';
 import { MAILED_AT_LEAST } from '../../../../shared/query.ts';
 
+/** `query` without its kept selections (the rows the kept values' counts start from). */
+function sansKept<Q extends { kept?: unknown }>(query: Q): Q {
+  const { kept: _kept, ...rest } = query;
+  return rest as Q;
+}
+
 /** Most options a facet lists. */
 const FACET_LIMIT = 200;
 
@@ -196,7 +202,7 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
       timesMailed: mailedOptions(mailed),
       changed: changeFacet(db, 'contacts', query, scope),
       invalid: invalidCount(db, base, shared, 'contacts'),
-      kept: keptFacets(db, 'contacts', (param) => contactViewSql({ ...query, kept: withoutKept(query.kept, param) }, undefined, scope)),
+      kept: keptFacets(db, 'contacts', query.kept, (param) => contactViewSql({ ...query, kept: withoutKept(query.kept, param) }, undefined, scope), () => contactViewSql(sansKept(query), undefined, scope)),
     };
   });
 }
@@ -237,7 +243,7 @@ export function orderFacets(db: Database.Database, query: OrderQuery): OrderFace
       }),
       changed: changeFacet(db, 'orders', query, scope),
       invalid: invalidCount(db, base, shared, 'orders'),
-      kept: keptFacets(db, 'orders', (param) => orderViewSql({ ...query, kept: withoutKept(query.kept, param) }, undefined, scope)),
+      kept: keptFacets(db, 'orders', query.kept, (param) => orderViewSql({ ...query, kept: withoutKept(query.kept, param) }, undefined, scope), () => orderViewSql(sansKept(query), undefined, scope)),
     };
   });
 }

@@ -9,6 +9,7 @@ import type { Resource } from '../../../../shared/serviceRecords.ts';
 import type { LearnedStatusNames } from '../../../../shared/statusCodes.ts';
 import { read, stmt, type Row } from './rows.ts';
 import type { ViewSql } from './list.ts';
+import { countBoth, keptBits, selectedBits, viewBits } from './keptBits.ts';
 
 /** The spec's order of the parameters of `resource`, for sorting. */
 function paramOrder(resource: Resource, param: string): number {
@@ -46,30 +47,46 @@ export function listKeptFilters(db: Database.Database, resource?: Resource): Kep
 
 /**
  * The filter pane's kept parameters of `resource` with each kept value's count within the view
- * `viewOf(query without this parameter's selection)`: the stored count of members the mirror
- * holds for the whole mirror, else one grouped scan of the view per parameter.
+ * `viewOf(query without this parameter's selection)`. Where every row of the view is the
+ * mirror's, the counts are bit operations (keptBits.ts): the rows of `local()` (the query without
+ * any kept selection; none read for the whole mirror), narrowed by the other parameters'
+ * selections `kept`, met with each value's members. Otherwise one grouped scan of the view per
+ * parameter. For the whole mirror with nothing else ticked, the stored count of members.
+ * @param kept the query's kept selections
+ * @param local the view of the query without its kept selections
  */
-export function keptFacets(db: Database.Database, resource: Resource, viewOf: (without: string) => ViewSql): KeptFacet[] {
+export function keptFacets(db: Database.Database, resource: Resource, kept: readonly KeptSelection[] | undefined, viewOf: (without: string) => ViewSql, local: () => ViewSql): KeptFacet[] {
   return read(db, () => {
     const all = listKeptFilters(db, resource);
     const alias = resource === 'contacts' ? 'c' : 'o';
-    return KEPT_PARAMS[resource].flatMap((spec): KeptFacet[] => {
+    const params = KEPT_PARAMS[resource].filter((spec) => all.some((k) => k.param === spec.param));
+    if (params.length === 0) return [];
+    const base = local();
+    const selections = kept ?? [];
+    // Bitsets when every row is the mirror's; nothing to build for the whole mirror alone.
+    const bitwise = base.outside === undefined && !(base.all && selections.length === 0) ? keptBits(db, resource) : null;
+    const rows = bitwise ? viewBits(db, base, alias, bitwise.words) : null;
+    return params.map((spec): KeptFacet => {
       const values = all.filter((k) => k.param === spec.param);
-      if (values.length === 0) return [];
-      const v = viewOf(spec.param);
       let counts: Map<string, number> | null = null;
-      if (!v.all) {
-        const sql = `SELECT kf.value AS v, count(*) AS n FROM ${v.from} JOIN kept_members km ON km.id = ${alias}.id JOIN kept_filters kf ON kf.fid = km.fid
-          WHERE (${v.where}) AND kf.resource = '${resource}' AND kf.param = :keptFacetParam GROUP BY kf.value`;
-        counts = new Map((stmt(db, sql).all({ ...v.params, keptFacetParam: spec.param }) as Row[]).map((r) => [String(r.v), Number(r.n)]));
+      if (bitwise) {
+        const within = selectedBits(bitwise, rows, selections, spec.param);
+        if (within) counts = new Map(values.map((k) => [k.value, countBoth(within, bitwise.byValue.get(spec.param)?.get(k.value) ?? new Uint32Array(0))]));
+      } else {
+        const v = viewOf(spec.param);
+        if (!v.all) {
+          const sql = `SELECT kf.value AS v, count(*) AS n FROM ${v.from} JOIN kept_members km ON km.id = ${alias}.id JOIN kept_filters kf ON kf.fid = km.fid
+            WHERE (${v.where}) AND kf.resource = '${resource}' AND kf.param = :keptFacetParam GROUP BY kf.value`;
+          counts = new Map((stmt(db, sql).all({ ...v.params, keptFacetParam: spec.param }) as Row[]).map((r) => [String(r.v), Number(r.n)]));
+        }
       }
-      return [{
+      return {
         param: spec.param, title: spec.title, kind: spec.kind,
         options: values.map((k) => ({
           value: k.value, label: k.name, readAt: k.readAt, asOfDay: k.asOfDay, lastError: k.lastError,
           count: k.readAt === null ? null : counts === null ? k.members : (counts.get(k.value) ?? 0),
         })),
-      }];
+      };
     });
   });
 }
