@@ -15,6 +15,10 @@
  *  3b. a saved view of a tenth of the contacts (test/bench/viewSetup.ts, made before this child
  *     starts): opened (first 100 rows + count, default order and two sorts), then the same
  *     typeahead inputs typed in it;
+ *  3c. the kept filters' pane counts (read/kept.ts `keptFacets`), with memberships of the
+ *     service's shares written into the cache for the measurement and removed after it (the
+ *     sample API's own reads at this scale would cost the run minutes): nothing ticked, a kept
+ *     value ticked, a state ticked;
  *  4. optionally a CSV export through the `exportCsv` call (the save dialog answers the given
  *     path): its time, the largest event-loop delay of this (main) thread while it runs, and the
  *     memory growth (peak RSS during the export minus RSS just before it; VmHWM is used when it
@@ -30,6 +34,8 @@ import { CONTACT_SORT_COLUMNS } from '../../shared/query.ts';
 import { CacheClient } from '../../electron/main/cache/worker/client.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
 import { queryContacts } from '../../electron/main/cache/read/queries.ts';
+import { keptFacets, withoutKept } from '../../electron/main/cache/read/kept.ts';
+import { contactViewSql } from '../../electron/main/cache/read/list.ts';
 import { createCore, type PlatformServices } from '../../electron/main/core/index.ts';
 import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
@@ -114,10 +120,71 @@ export interface QueryChildResult {
    */
   facets: { search: string; ms: number; queryMs: number }[];
   windows: { sort: string; offset: number; ms: number; rows: number }[];
+  /**
+   * The kept filters' pane counts (3c): per case, each repeat's time (ms); the members written;
+   * the first count of the snapshot, which builds the bitsets (ms).
+   */
+  keptPane: { cases: { kind: string; ms: number[] }[]; members: number; firstMs: number };
   /** The saved view's samples: its opening (`kind` "open …") and the typeahead inputs typed in it. */
   view: TypeaheadSample[];
   /** Every export run, in order (see QueryChildInput.export). */
   export: ExportFigures[] | null;
+}
+
+/** The sample API's shares of each default kept contact value (sampleApi/hidden.ts), by a hash of the id. */
+const KEPT_SHARES: readonly { value: string; from: number; to: number }[] = [
+  { value: 'Verified', from: 0, to: 0.55 }, { value: 'Corrected', from: 0.55, to: 0.65 }, { value: 'Failed', from: 0.65, to: 0.82 },
+];
+const RECENT_SHARE = 0.05;
+
+/**
+ * 3c: writes memberships for the default kept contact values (address status by the sample's
+ * shares, last mailed in 30 days for 5 %), times `keptFacets` for three views, and removes them.
+ */
+function keptPaneCounts(db: Database.Database): QueryChildResult['keptPane'] {
+  const fids = new Map((db.prepare("SELECT value, fid FROM kept_filters WHERE resource = 'contacts'").all() as { value: string; fid: number }[]).map((r) => [r.value, r.fid]));
+  const state = db.prepare("SELECT state FROM contacts WHERE state <> '' GROUP BY state ORDER BY count(*) DESC LIMIT 1").pluck().get() as string;
+  const saved = db.prepare("SELECT fid, read_at, server_count, members FROM kept_filters WHERE resource = 'contacts'").all() as Record<string, unknown>[];
+  let members = 0;
+  db.transaction(() => {
+    const insert = db.prepare('INSERT OR IGNORE INTO kept_members (fid, id) VALUES (?, ?)');
+    for (const id of db.prepare('SELECT id FROM contacts').pluck().all() as string[]) {
+      const u = (Math.imul(Number(id) | 0, 2654435761) >>> 0) / 2 ** 32;
+      const status = KEPT_SHARES.find((k) => u >= k.from && u < k.to);
+      const values = [...(status ? [status.value] : []), ...((u * 7919) % 1 < RECENT_SHARE ? ['30d'] : [])];
+      for (const value of values) {
+        if (!fids.has(value)) continue;
+        insert.run(fids.get(value), id);
+        members++;
+      }
+    }
+    db.exec(`UPDATE kept_filters SET read_at = '${new Date().toISOString()}', members = (SELECT count(*) FROM kept_members km WHERE km.fid = kept_filters.fid)
+      WHERE resource = 'contacts' AND fid IN (SELECT DISTINCT fid FROM kept_members)`);
+  })();
+  const cases: { kind: string; query: ContactQuery }[] = [
+    { kind: 'nothing ticked', query: {} },
+    { kind: 'Failed ticked', query: { kept: [{ param: 'addressStatus', values: ['Failed'] }] } },
+    { kind: `a state ticked (${state})`, query: { states: [state] } },
+  ];
+  // The first count of a snapshot builds the kept values' bitsets (read/keptBits.ts).
+  let t = performance.now();
+  keptFacets(db, 'contacts', cases[1]!.query.kept, (param) => contactViewSql({ kept: withoutKept(cases[1]!.query.kept, param) }), () => contactViewSql({}));
+  const firstMs = performance.now() - t;
+  const out = cases.map(({ kind, query }) => {
+    const ms: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      t = performance.now();
+      keptFacets(db, 'contacts', query.kept, (param) => contactViewSql({ ...query, kept: withoutKept(query.kept, param) }), () => contactViewSql({ ...query, kept: [] }));
+      ms.push(performance.now() - t);
+    }
+    return { kind, ms };
+  });
+  db.transaction(() => {
+    db.exec("DELETE FROM kept_members WHERE fid IN (SELECT fid FROM kept_filters WHERE resource = 'contacts')");
+    const restore = db.prepare('UPDATE kept_filters SET read_at = @read_at, server_count = @server_count, members = @members WHERE fid = @fid');
+    for (const row of saved) restore.run(row);
+  })();
+  return { cases: out, members, firstMs };
 }
 
 /** Small seeded generator (mulberry32). */
@@ -306,8 +373,9 @@ async function main(): Promise<void> {
   t = performance.now();
   queryContacts(db, {}, { offset: 0, limit: 100 });
   const firstPageInThreadMs = performance.now() - t;
+  const keptPane = keptPaneCounts(db);
   db.close();
-  const result: QueryChildResult = { rows, coldOpenMs, workerReadyMs, coldOpenWithoutReaderMs, builtWorker: input.builtWorker !== null, secondPageMs: second.ms, openInThreadMs, quickCheckMs, firstPageInThreadMs, typeahead, exactCountMs, facets, windows, view, export: exported };
+  const result: QueryChildResult = { rows, coldOpenMs, workerReadyMs, coldOpenWithoutReaderMs, builtWorker: input.builtWorker !== null, secondPageMs: second.ms, openInThreadMs, quickCheckMs, firstPageInThreadMs, typeahead, exactCountMs, facets, windows, keptPane, view, export: exported };
   report(result);
 }
 

@@ -389,6 +389,10 @@ async function runScale(contacts: number): Promise<void> {
           const w = latencyStats(result.windows.map((x) => x.ms));
           const worstWindow = result.windows.reduce((a, b) => (b.ms > a.ms ? b : a), result.windows[0] ?? { sort: '', offset: 0, ms: 0 });
           addMax(`${s}.window.p95`, `${s}: window of 100 rows at a random offset, every sort (p95 of ${w.n})`, w.p95, 5, 'ms', `max ${fmt(w.max)} ms (${worstWindow.sort} @ ${fmt(worstWindow.offset)})`);
+          const pane = result.keptPane.cases.map((c) => ({ kind: c.kind, ...latencyStats(c.ms) }));
+          const worstPane = pane.reduce((a, b) => (b.p95 > a.p95 ? b : a), pane[0] ?? { kind: '', p95: 0, n: 0 });
+          addMax(`${s}.kept.pane`, `${s}: pane counts of the kept filters (p95 of ${worstPane.n}, the slowest of ${pane.length} views)`, worstPane.p95, 50, 'ms',
+            `${pane.map((c) => `${c.kind} ${fmt(c.p95)} ms`).join('; ')}; the snapshot's first count, which builds the bitsets, ${fmt(result.keptPane.firstMs)} ms; ${fmt(result.keptPane.members)} memberships of the sample's shares written for it`);
           addMax(`${s}.coldOpen`, `${s}: cold open + first page of contacts`, result.coldOpenMs, 50, 'ms', `new core → first page, answered by the startup reader while the database worker (${result.builtWorker ? 'the build as shipped' : 'from the TypeScript sources: the build failed'}) starts; worker ready after ${fmt(result.workerReadyMs)} ms; the same first page without the startup reader ${fmt(result.coldOpenWithoutReaderMs)} ms; in-thread: open with header + structure checks ${fmt(result.openInThreadMs)} ms, first page ${fmt(result.firstPageInThreadMs)} ms; quick_check (only after an unclean shutdown) ${result.quickCheckMs === null ? 'not repeated at this size' : `${fmt(result.quickCheckMs)} ms`}; next page ${fmt(result.secondPageMs)} ms`);
         }
         const runs = result.export ?? [];
