@@ -37,7 +37,7 @@ export function value(column: string): Sortable {
  * Text columns whose values are nearly all distinct: sorted by their locale keys directly rather
  * than through a table of ranks of their distinct values (collation.ts `withLocaleRanks`).
  */
-export const DISTINCT_TEXT_COLUMNS: ReadonlySet<string> = new Set(['email']);
+export const DISTINCT_TEXT_COLUMNS: ReadonlySet<string> = new Set(['email', 'address1']);
 
 /** Ties by id, shorter (numerically smaller digit strings) first. */
 export const TIE = 'length(id), id';
