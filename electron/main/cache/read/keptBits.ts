@@ -74,7 +74,9 @@ export function countBoth(a: RowBits, b?: RowBits): number {
 export function viewBits(db: Database.Database, view: ViewSql, alias: string, words: number): RowBits | null {
   if (view.all) return null;
   const bits = new Uint32Array(words);
-  const rows = stmt(db, `SELECT ${alias}.rowid FROM ${view.from} WHERE ${view.where}`).pluck();
+  // A view that is exactly a search index's matches reads the index alone.
+  const index = view.index;
+  const rows = stmt(db, index ? `SELECT ${index.row} FROM ${index.from} WHERE ${index.where}` : `SELECT ${alias}.rowid FROM ${view.from} WHERE ${view.where}`).pluck();
   for (const row of rows.iterate(view.params) as IterableIterator<number>) bits[row >> 5]! |= 1 << (row & 31);
   return bits;
 }
