@@ -10,13 +10,9 @@
 import type { Page } from '@playwright/test';
 import { localDay, presetRange } from '../../shared/keptFilters.ts';
 import { expect, test } from './harness.ts';
-import { expectAccessible, grid, numberIn, serviceCount, stopSampleApi, syncSample } from './tableSpecs.ts';
+import { expectAccessible, grid, matchCount, serviceCount, stopSampleApi, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 900, sampleOrders: 300 });
-
-async function matchCount(page: Page): Promise<number> {
-  return numberIn(await page.getByTestId('match-count').textContent());
-}
 
 /** The checkbox of `option` in the pane's group `group`. */
 function option(page: Page, group: string, option: string) {

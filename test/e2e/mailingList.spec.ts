@@ -6,15 +6,10 @@
  * sample data has, and the detail lists the contact's mailings. Screenshots of the columns and the
  * pane in both themes at 1360×860 and 1024×700.
  */
-import type { Page } from '@playwright/test';
 import { expect, test } from './harness.ts';
-import { cellOf, expectAccessible, grid, headerTitles, numberIn, rowAt, stopSampleApi, syncSample } from './tableSpecs.ts';
+import { cellOf, expectAccessible, grid, headerTitles, matchCount, rowAt, stopSampleApi, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 600, sampleOrders: 240 });
-
-async function matchCount(page: Page): Promise<number> {
-  return numberIn(await page.getByTestId('match-count').textContent());
-}
 
 test('Address, Times mailed and Last order: shown, sorted and filtered offline', async ({ app }) => {
   test.setTimeout(180_000);

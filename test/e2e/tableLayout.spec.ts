@@ -7,13 +7,13 @@
  * position. Filter options keep their order when ticked; a reversed date range says so.
  * Screenshots of the narrow layout in both themes.
  */
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { createHandlers } from '../../electron/main/ipc/handlers.ts';
 import { dispatchCall } from '../../electron/main/ipc/dispatch.ts';
 import type { ContactDetail, OrderDetail } from '../../shared/contract.ts';
 import type { ContactFacets, ContactRow, RowPage } from '../../shared/query.ts';
 import { expect, test } from './harness.ts';
-import { expectAccessible, grid, numberIn, rowAt, selectedIndexes, syncSample } from './tableSpecs.ts';
+import { expectAccessible, grid, matchCount, rowAt, selectedIndexes, syncSample } from './tableSpecs.ts';
 
 test.use({ sampleContacts: 1200, sampleOrders: 400 });
 
@@ -28,10 +28,6 @@ async function expectInView(table: Locator, row: Locator): Promise<void> {
   const r = (await row.boundingBox())!;
   expect(r.y).toBeGreaterThanOrEqual(t.y + 29);
   expect(r.y + r.height).toBeLessThanOrEqual(t.y + t.height + 1);
-}
-
-async function matchCount(page: Page): Promise<number> {
-  return numberIn(await page.getByTestId('match-count').textContent());
 }
 
 test('the table keeps a usable width at 1024×700 and 900×560 with a detail open; panes resize and are remembered', async ({ app }) => {

@@ -68,6 +68,11 @@ export function numberIn(text: string | null): number {
   return Number((text ?? '').replace(/[^\d]/g, ''));
 }
 
+/** The number of rows the list's header says match ("1,234 contacts" → 1234). */
+export async function matchCount(page: Page): Promise<number> {
+  return numberIn(await page.getByTestId('match-count').textContent());
+}
+
 /** Lets the page read the clipboard (the app writes it itself). */
 export async function allowClipboard(page: Page): Promise<void> {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
