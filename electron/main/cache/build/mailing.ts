@@ -13,7 +13,8 @@ export const MAILING_TABLES = ['order_first_seen', 'contact_mailing'] as const;
 /**
  * Fills `order_first_seen_next` (each order of `orders_next` keeps the time the published copy
  * gives it; a new one gets `seenAt`) and `contact_mailing_next` (from `order_recipients_next`):
- * one pass over the orders and one over the recipients in contact order.
+ * one pass over the orders and one over the recipients, sorted by contact. Run it before the
+ * recipients' contact index is built: through that index, each recipient is a lookup of its row.
  * @param seenAt ISO 8601 UTC instant: when this sync saw the orders
  */
 export function buildMailingNext(db: Database.Database, seenAt: string): void {

@@ -177,6 +177,9 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
       if (inThread.length > 0) tables.push({ table: thread ? `${thread}.${THREAD_POSITIONS_TABLE}` : computePositions(db, resource, 'build_thread_positions', inThread), names: inThread });
       copyInOrder(db, stage, target, cols, tables);
       writeInputs(db, resource, thread);
+      // Before the recipients' index exists: the aggregation then reads them in key order and
+      // sorts, instead of looking each one up through the index.
+      if (resource === 'orders') buildMailingNext(db, options.seenAt ?? new Date().toISOString());
     } finally {
       db.exec('DROP TABLE IF EXISTS temp.build_positions');
       db.exec('DROP TABLE IF EXISTS temp.build_thread_positions');
@@ -193,10 +196,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   }
   if (compare) buildChangesNext(db, resource);
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts') && !COMPLETE_BEFORE_INDEX[resource].includes(t)) createNextIndexes(db, t, gen);
-  if (resource === 'orders') {
-    buildSummariesNext(db);
-    buildMailingNext(db, options.seenAt ?? new Date().toISOString());
-  }
+  if (resource === 'orders') buildSummariesNext(db);
   const main = resource === 'contacts' ? 'contacts_next' : 'orders_next';
   return (db.prepare(`SELECT count(*) AS n FROM ${main}`).get() as { n: number }).n;
 }
