@@ -65,7 +65,6 @@ export const timesMailedFilter = z
   .strict()
   .refine((b) => b.min !== undefined || b.max !== undefined, 'give min, max or both')
   .refine((b) => b.min === undefined || b.max === undefined || b.min <= b.max, 'min is at most max');
-export type TimesMailedFilter = z.infer<typeof timesMailedFilter>;
 /** "Only records kept as invalid": records that did not match §2, kept with their reason. */
 const invalidOnlyFilter = z.boolean().optional();
 

@@ -13,7 +13,7 @@
 import type { AnyExportKind, ExportColumn } from '../../../../shared/contract.ts';
 import { LetterdeskError } from '../../../../shared/errors.ts';
 import type { StatusNames } from '../../../../shared/statusNames.ts';
-import { mailingValue, timesMailed } from './mailing.ts';
+import { deliveredCount, firstSeenAt, mailingValue, timesMailed } from './mailing.ts';
 
 /** How the cell is typed: `number` cells are never formula-neutralised (export/csv.ts). */
 export type ExportCellType = 'text' | 'number' | 'boolean';
@@ -46,19 +46,24 @@ const raw = (sql: string): ExportColumnDef => ({ key: 'raw', header: 'Raw JSON',
 const change = (alias: string, table: string): ExportColumnDef => text('change', 'Change in the last sync', `(SELECT ch.change FROM ${table} ch WHERE ch.id = ${alias}.id)`);
 
 /**
- * The status name of the status code `expr`: the request's name for it, else "Status N" (empty
- * when there is no code). Each named code is two bound parameters, so names are never SQL.
+ * SQL of the name `names` gives the status code `expr` (code → name), else `otherwise`. Each named
+ * code is two bound parameters of `params` (`__status<i>`, `__statusName<i>`), so names are never SQL.
  */
-function statusNameSql(expr: string, { statusNames, params }: ColumnContext): string {
-  const whens = Object.entries(statusNames)
+export function statusCaseSql(expr: string, names: Readonly<Record<string, string>>, params: Record<string, unknown>, otherwise: string): string {
+  const whens = Object.entries(names)
     .filter(([code]) => /^-?\d+$/.test(code))
-    .map(([code, named], i) => {
+    .map(([code, name], i) => {
       params[`__status${i}`] = Number(code);
-      params[`__statusName${i}`] = named.name;
+      params[`__statusName${i}`] = name;
       return `WHEN :__status${i} THEN :__statusName${i}`;
     });
-  const unnamed = `'Status ' || ${expr}`;
-  return whens.length === 0 ? unnamed : `CASE ${expr} ${whens.join(' ')} ELSE ${unnamed} END`;
+  return whens.length === 0 ? otherwise : `CASE ${expr} ${whens.join(' ')} ELSE ${otherwise} END`;
+}
+
+/** The status name of the status code `expr`: the request's name for it, else "Status N" (empty when there is no code). */
+function statusNameSql(expr: string, { statusNames, params }: ColumnContext): string {
+  const names = Object.fromEntries(Object.entries(statusNames).map(([code, named]) => [code, named.name]));
+  return statusCaseSql(expr, names, params, `'Status ' || ${expr}`);
 }
 const statusName = (key: string, header: string, expr: string): ExportColumnDef => ({ key, header, sql: (context) => statusNameSql(expr, context), type: 'text', inDefault: true });
 
@@ -90,7 +95,7 @@ const CONTACT_COLUMNS: readonly ExportColumnDef[] = [
   text('invalidReason', 'Kept as invalid because', 'c.invalid_reason'),
   change('c', 'contact_changes'),
   num('timesMailed', 'Times mailed', timesMailed('c')),
-  num('deliveredCount', 'Delivered', `coalesce(${mailingValue('c', 'delivered')}, 0)`),
+  num('deliveredCount', 'Delivered', deliveredCount('c')),
   text('lastOrderSeenAt', 'Last order first seen (UTC)', mailingValue('c', 'last_order_seen_at')),
   raw('c.raw'),
 ];
@@ -132,7 +137,7 @@ const ORDER_COLUMNS: readonly ExportColumnDef[] = [
   text('mergeVariables', 'Merge variables (JSON)', 'o.merge_variables'),
   text('invalidReason', 'Kept as invalid because', 'o.invalid_reason'),
   change('o', 'order_changes'),
-  text('firstSeenAt', 'First seen (UTC)', '(SELECT f.first_seen_at FROM order_first_seen f WHERE f.id = o.id)'),
+  text('firstSeenAt', 'First seen (UTC)', firstSeenAt('o')),
   raw('o.raw'),
 ];
 

@@ -71,7 +71,9 @@ export function keptFacets(db: Database.Database, resource: Resource, kept: read
       let counts: Map<string, number> | null = null;
       if (bitwise) {
         const within = selectedBits(bitwise, rows, selections, spec.param);
-        if (within) counts = new Map(values.map((k) => [k.value, countBoth(within, bitwise.byValue.get(spec.param)?.get(k.value) ?? new Uint32Array(0))]));
+        // A value never read has no bitset; its count is not shown (null below).
+        const members = bitwise.byValue.get(spec.param);
+        if (within) counts = new Map(values.map((k) => [k.value, members?.has(k.value) ? countBoth(within, members.get(k.value)!) : 0]));
       } else {
         const v = viewOf(spec.param);
         if (!v.all) {

@@ -25,6 +25,12 @@ interface Kept {
 
 const kept = new WeakMap<Database.Database, Partial<Record<Resource, Kept>>>();
 
+/** Sets the bit of each rowid `rows` gives, and returns `bits`. */
+function withRows(bits: RowBits, rows: IterableIterator<number>): RowBits {
+  for (const row of rows) bits[row >> 5]! |= 1 << (row & 31);
+  return bits;
+}
+
 /**
  * The kept values of `resource` as bitsets of the mirror's rows, built (one lookup per member)
  * or taken from the connection's copy of this snapshot. Call inside a read transaction.
@@ -43,8 +49,7 @@ export function keptBits(db: Database.Database, resource: Resource): Kept {
   const byValue = new Map<string, Map<string, RowBits>>();
   for (const v of values) {
     if (v.read_at === null) continue;
-    const bits = new Uint32Array(words);
-    for (const row of rows.iterate(v.fid) as IterableIterator<number>) bits[row >> 5]! |= 1 << (row & 31);
+    const bits = withRows(new Uint32Array(words), rows.iterate(v.fid) as IterableIterator<number>);
     const param = byValue.get(v.param) ?? new Map<string, RowBits>();
     param.set(v.value, bits);
     byValue.set(v.param, param);
@@ -54,11 +59,11 @@ export function keptBits(db: Database.Database, resource: Resource): Kept {
   return built;
 }
 
-/** The number of bits set in both `a` and `b` (`b` absent: in `a`). */
-export function countBoth(a: RowBits, b?: RowBits): number {
+/** The number of bits set in both `a` and `b`. */
+export function countBoth(a: RowBits, b: RowBits): number {
   let n = 0;
   for (let i = 0; i < a.length; i++) {
-    let x = b ? (a[i]! & b[i]!) : a[i]!;
+    let x = a[i]! & b[i]!;
     x -= (x >>> 1) & 0x55555555;
     x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
     n += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
@@ -73,12 +78,10 @@ export function countBoth(a: RowBits, b?: RowBits): number {
  */
 export function viewBits(db: Database.Database, view: ViewSql, alias: string, words: number): RowBits | null {
   if (view.all) return null;
-  const bits = new Uint32Array(words);
   // A view that is exactly a search index's matches reads the index alone.
   const index = view.index;
   const rows = stmt(db, index ? `SELECT ${index.row} FROM ${index.from} WHERE ${index.where}` : `SELECT ${alias}.rowid FROM ${view.from} WHERE ${view.where}`).pluck();
-  for (const row of rows.iterate(view.params) as IterableIterator<number>) bits[row >> 5]! |= 1 << (row & 31);
-  return bits;
+  return withRows(new Uint32Array(words), rows.iterate(view.params) as IterableIterator<number>);
 }
 
 /**

@@ -17,12 +17,22 @@ export function timesMailed(alias: string): string {
   return `coalesce(${mailingValue(alias, 'times_mailed')}, 0)`;
 }
 
+/** In how many cached orders the contact `alias`'s recipient is delivered (0 when none). */
+export function deliveredCount(alias: string): string {
+  return `coalesce(${mailingValue(alias, 'delivered')}, 0)`;
+}
+
 /** The columns a contact row reads of its mailings, as `times_mailed`, `mailed_delivered` and `last_order_seen_at`. */
 export function mailingRowColumns(alias: string): string {
   return `${mailingValue(alias, 'times_mailed')} AS times_mailed, ${mailingValue(alias, 'delivered')} AS mailed_delivered, ${mailingValue(alias, 'last_order_seen_at')} AS last_order_seen_at`;
 }
 
-/** The first-seen time of the order `alias` (build/mailing.ts), as `first_seen_at`. */
+/** The first-seen time of the order `alias` (build/mailing.ts): NULL for a copy outside the mirror. */
+export function firstSeenAt(alias: string): string {
+  return `(SELECT f.first_seen_at FROM order_first_seen f WHERE f.id = ${alias}.id)`;
+}
+
+/** {@link firstSeenAt} as the column `first_seen_at`. */
 export function firstSeenColumn(alias: string): string {
-  return `(SELECT f.first_seen_at FROM order_first_seen f WHERE f.id = ${alias}.id) AS first_seen_at`;
+  return `${firstSeenAt(alias)} AS first_seen_at`;
 }

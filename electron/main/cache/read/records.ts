@@ -11,7 +11,8 @@ import { chained, orderedParts, splitParams } from './emptyOrder.ts';
 import { openSnapshot } from '../store/snapshot.ts';
 import { viewScope } from './listScope.ts';
 import { ALL_RECORDS, contactViewSql, orderViewSql, type EmptySplit, type ViewScope } from './list.ts';
-import { mailingValue, timesMailed } from './mailing.ts';
+import { deliveredCount, firstSeenAt, mailingValue, timesMailed } from './mailing.ts';
+import { statusCaseSql } from './exportColumns.ts';
 
 /** Arguments of the `records` job. */
 export interface RecordsArgs {
@@ -29,21 +30,12 @@ export interface RecordsArgs {
   derived?: { statusNames: Record<string, string> };
 }
 
-/**
- * The SQL of a record's JSON with its {@link RecordsArgs} `derived` key, binding the status names
- * into `params` (`__code<i>`, `__name<i>`): names are never SQL.
- */
+/** The SQL of a record's JSON with its {@link RecordsArgs} `derived` key, binding the status names into `params`. */
 function derivedRaw(kind: RecordsArgs['kind'], statusNames: Record<string, string>, params: Record<string, unknown>): string {
   if (kind === 'contacts') {
-    return `json_set(c.raw, '$.letterdesk', json_object('timesMailed', ${timesMailed('c')}, 'deliveredCount', coalesce(${mailingValue('c', 'delivered')}, 0), 'lastOrderSeenAt', ${mailingValue('c', 'last_order_seen_at')}))`;
+    return `json_set(c.raw, '$.letterdesk', json_object('timesMailed', ${timesMailed('c')}, 'deliveredCount', ${deliveredCount('c')}, 'lastOrderSeenAt', ${mailingValue('c', 'last_order_seen_at')}))`;
   }
-  const whens = Object.entries(statusNames).filter(([code]) => /^-?\d+$/.test(code)).map(([code, name], i) => {
-    params[`__code${i}`] = Number(code);
-    params[`__name${i}`] = name;
-    return `WHEN :__code${i} THEN :__name${i}`;
-  });
-  const name = whens.length === 0 ? 'NULL' : `CASE o.status ${whens.join(' ')} END`;
-  return `json_set(o.raw, '$.letterdesk', json_object('statusName', ${name}, 'firstSeenAt', (SELECT f.first_seen_at FROM order_first_seen f WHERE f.id = o.id)))`;
+  return `json_set(o.raw, '$.letterdesk', json_object('statusName', ${statusCaseSql('o.status', statusNames, params, 'NULL')}, 'firstSeenAt', ${firstSeenAt('o')}))`;
 }
 
 /** What the job uses of the context the worker runs it with (worker/protocol.ts `JobContext`). */

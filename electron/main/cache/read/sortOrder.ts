@@ -15,7 +15,7 @@ import type { SortDirection } from '../../../../shared/query.ts';
 import { LOCALE_KEY_FUNCTION } from '../store/collation.ts';
 import { emptyFlag, qualify } from '../store/positions.ts';
 import { CONTACT_SORT, ORDER_SORT, orderClause } from './listParts.ts';
-import { mailingValue } from './mailing.ts';
+import { deliveredCount, mailingValue, timesMailed } from './mailing.ts';
 
 /** One sort key of a query. */
 export interface SortKey {
@@ -62,8 +62,8 @@ export const EXPRESSION_SORTS: Record<string, (a: string) => ExpressionSort> = {
   lastName: (a) => ({ flag: `(coalesce(${a}.last_name, '') = '')`, terms: [`${LOCALE_KEY_FUNCTION}(${a}.last_name)`, `${LOCALE_KEY_FUNCTION}(${a}.first_name)`] }),
   address: (a) => textSort(a, 'address1'),
   line2: (a) => textSort(a, 'address2'),
-  timesMailed: (a) => ({ terms: [`coalesce(${mailingValue(a, 'times_mailed')}, 0)`] }),
-  deliveredCount: (a) => ({ terms: [`coalesce(${mailingValue(a, 'delivered')}, 0)`] }),
+  timesMailed: (a) => ({ terms: [timesMailed(a)] }),
+  deliveredCount: (a) => ({ terms: [deliveredCount(a)] }),
   lastOrder: (a) => ({ flag: `(${mailingValue(a, 'last_order_seen_at')} IS NULL)`, terms: [mailingValue(a, 'last_order_seen_at')] }),
 };
 
