@@ -104,12 +104,19 @@ function contactCells(c: Contact, neutralize: boolean): Record<string, string> {
   out.invalidReason = '';
   out.change = '';
   // The cached orders that list it, counted from their JSON; the newest one's first-seen time.
-  const mine = rawRecords<Order>('SELECT raw FROM orders').filter((o) => o.contacts.some((r) => r.contact.id === c.id));
+  const mine = cachedOrders().filter((o) => o.contacts.some((r) => r.contact.id === c.id));
   out.timesMailed = String(mine.length);
   out.deliveredCount = String(mine.filter((o) => o.contacts.some((r) => r.contact.id === c.id && r.isDelivered)).length);
   const seen = mine.map((o) => db.prepare('SELECT first_seen_at FROM order_first_seen WHERE id = ?').pluck().get(o.id) as string).sort();
   out.lastOrderSeenAt = seen.at(-1) ?? '';
   return out;
+}
+
+let orders: Order[] | undefined;
+/** The cached orders' JSON, parsed once: the tests do not change them. */
+function cachedOrders(): Order[] {
+  orders ??= rawRecords<Order>('SELECT raw FROM orders');
+  return orders;
 }
 
 function rawRecords<T>(sql: string): T[] {
