@@ -66,6 +66,12 @@ export interface Profile {
    */
   keptFilters?: boolean;
   /**
+   * Days the observed history (what syncs saw change: docs/cache-schema.md "Observed history") is
+   * kept, 1–3650. Absent (profiles saved before the setting existed) means
+   * {@link DEFAULT_HISTORY_RETENTION_DAYS}.
+   */
+  historyRetentionDays?: number;
+  /**
    * How service queries write §4.1's lists and dates (serviceQuery.ts `QueryEncoding`). Absent
    * (profiles saved before the setting existed) means `DEFAULT_QUERY_ENCODING`: encoded, year-month-day.
    */
@@ -105,6 +111,16 @@ export interface ProfileList {
   credentialsProblem?: string | null;
 }
 
+/** Days a profile keeps its observed history when it does not say: one year. */
+export const DEFAULT_HISTORY_RETENTION_DAYS = 365;
+/** The longest retention a profile may choose, in days (ten years). */
+export const MAX_HISTORY_RETENTION_DAYS = 3650;
+
+/** The days `profile` keeps its observed history: `historyRetentionDays`, absent meaning {@link DEFAULT_HISTORY_RETENTION_DAYS}. */
+export function historyRetentionDaysOf(profile: Pick<Profile, 'historyRetentionDays'>): number {
+  return profile.historyRetentionDays ?? DEFAULT_HISTORY_RETENTION_DAYS;
+}
+
 /** Whether a sync of `profile` reads its kept filters after the records: `keptFilters`, absent meaning on. */
 export function readsKeptFilters(profile: Pick<Profile, 'keptFilters'>): boolean {
   return profile.keptFilters !== false;
@@ -123,6 +139,8 @@ export const profileInputSchema = z
     previews: z.boolean().optional(),
     /** Read the kept filters after a sync; absent: on for a new profile, unchanged on edit. */
     keptFilters: z.boolean().optional(),
+    /** Days the observed history is kept; absent: the default for a new profile, unchanged on edit. */
+    historyRetentionDays: z.number().int().min(1, 'keep the history at least 1 day').max(MAX_HISTORY_RETENTION_DAYS, `keep the history at most ${MAX_HISTORY_RETENTION_DAYS} days`).optional(),
     /** How service queries are written; absent: the default for a new profile, unchanged on edit. */
     queryEncoding: queryEncodingSchema.optional(),
     /** Names of the order status codes; absent: none for a new profile, unchanged on edit; `{}` removes them all. */
@@ -324,12 +342,32 @@ export interface ExportResult {
  */
 export type KeptRecord = { [field: string]: JsonValue };
 
+/**
+ * One change a sync observed in a record (docs/cache-schema.md "Observed history"): `field` is the
+ * record's own field name (`status`, `isDelivered`, `trackingCode`, `address1`, `ContactLabels`, …),
+ * or `record` for a record added (`from` "absent", `to` "present") or removed (the reverse);
+ * `from` and `to` are its JSON values. The service does not say when it changed: it happened
+ * after `after` (the previous successful read's start) and at or before `atOrBefore` (this read's
+ * end), both ISO 8601 UTC.
+ */
+export interface Observation {
+  field: string;
+  from: JsonValue;
+  to: JsonValue;
+  /** The recipient entry's `id`, for an order's recipient fields (`isDelivered`, `trackingCode`, `status`). */
+  recipientId?: string;
+  after: string;
+  atOrBefore: string;
+}
+
 /** What every record's detail carries besides the record. */
 export interface RecordDetailBase {
   /** The record's JSON exactly as cached (as the service sent it). */
   raw: string;
   /** How it changed in the last sync of its resource; `removed`: the service no longer lists it and this is its kept copy. */
   change: RecordChange | null;
+  /** The changes syncs observed in it, oldest first (empty before a second sync, or when the history holds none). */
+  timeline: Observation[];
 }
 
 /** One recipient entry that names a contact: the order and the snapshot of the contact it kept. */

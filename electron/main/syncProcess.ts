@@ -74,6 +74,7 @@ async function run(data: SyncStartData, signal: AbortSignal, post: (m: SyncProce
       onProgress: (value) => post({ type: 'progress', value }),
       onRun: (run) => post({ type: 'run', run }),
       keptFilters: data.keptFilters === true,
+      historyRetentionDays: data.historyRetentionDays,
       views: {
         ids: data.views ?? [],
         onViewRefreshed: (refresh) => post({ type: 'view', refresh }),

@@ -93,6 +93,7 @@ describe('read methods through the worker', () => {
     getCampaign: [[db.prepare('SELECT campaign_id FROM orders LIMIT 1').pluck().get() as string], ['']],
     resourceStates: [[]],
     syncHistory: [[10], [1]],
+    recordTimeline: [['orders', someOrder()], ['contacts', 'no such id']],
     readPreview: [['0'.repeat(32)], ['not a key']],
     listKeptFilters: [[], ['contacts'], ['orders']],
     learnedStatusNames: [[]],

@@ -141,13 +141,14 @@ describe('ProfileStore', () => {
     expect(store.save({ ...input({ name: 'ACME DEMO' }), id: acme.id }).name).toBe('ACME DEMO');
   });
 
-  it('removes a profile, moving the active mark, and purges its cache files only when asked', () => {
+  it('removes a profile, moving the active mark, and purges its cache and history files only when asked', () => {
     const store = ProfileStore.open(dataDir);
     const a = store.save(input({ name: 'A' }));
     const b = store.save(input({ name: 'B' }));
     const c = store.save(input({ name: 'C' }));
     fs.mkdirSync(path.join(dataDir, 'cache'));
-    const cacheOf = (id: string) => ['', '-wal', '-shm'].map((suffix) => `${cacheFilePath(dataDir, id)}${suffix}`);
+    // The cache's files and its observed history's.
+    const cacheOf = (id: string) => ['.sqlite', '.sqlite-wal', '.sqlite-shm', '.history.sqlite', '.history.sqlite-wal'].map((suffix) => cacheFilePath(dataDir, id).replace(/\.sqlite$/, suffix));
     for (const file of [...cacheOf(a.id), ...cacheOf(b.id)]) fs.writeFileSync(file, 'x');
 
     const afterA = store.remove(a.id, { purgeCache: true });

@@ -99,6 +99,20 @@ export function cacheFileSet(file: string): string[] {
 }
 
 /**
+ * The observed history of the cache file `file` (cache/store/history.ts):
+ * `<dir>/<profile id>.history.sqlite` beside `<dir>/<profile id>.sqlite`. A file of its own, so that
+ * clearing or replacing the cache keeps it; removing the profile removes it.
+ */
+export function historyFileOf(file: string): string {
+  return file.replace(/\.sqlite$/, '') + '.history.sqlite';
+}
+
+/** Every file of the history file `file`: SQLite's `-wal`, `-shm` and `-journal`, and the file itself last. */
+export function historyFileSet(file: string): string[] {
+  return [`${file}-wal`, `${file}-shm`, `${file}-journal`, file];
+}
+
+/**
  * The sync lock of the cache file `file`: `<file>.sync-lock`, held by the process that syncs it
  * (sync/lock.ts). It sits beside the cache but is not part of {@link cacheFileSet}: clearing a cache
  * happens while holding it.

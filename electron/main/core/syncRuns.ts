@@ -5,7 +5,7 @@
  * every request, tokens marked rejected after a 401/403.
  */
 import { randomUUID } from 'node:crypto';
-import { endsSync, readsKeptFilters, type Profile, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
+import { endsSync, historyRetentionDaysOf, readsKeptFilters, type Profile, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
@@ -141,6 +141,7 @@ export class SyncRuns {
       pageSize: profile.pageSize,
       previews: profile.previews !== false,
       keptFilters: readsKeptFilters(profile),
+      historyRetentionDays: historyRetentionDaysOf(profile),
       ...(profile.queryEncoding ? { encoding: profile.queryEncoding } : {}),
       resources,
       views,

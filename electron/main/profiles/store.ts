@@ -16,10 +16,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { queryEncodingSchema } from '../../../shared/serviceQuery.ts';
 import { MAX_STATUS_NAMES, STATUS_CODE_KEY, STATUS_COLOURS, type StatusNames } from '../../../shared/statusNames.ts';
-import { ENVIRONMENTS, profileInputSchema, type Profile, type ProfileInput, type ProfileList } from '../../../shared/contract.ts';
+import { ENVIRONMENTS, MAX_HISTORY_RETENTION_DAYS, profileInputSchema, type Profile, type ProfileInput, type ProfileList } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { logger } from '../base/log.ts';
-import { cacheFilePath, cacheFileSet, profilesFilePath } from '../base/paths.ts';
+import { cacheFilePath, cacheFileSet, historyFileOf, historyFileSet, profilesFilePath } from '../base/paths.ts';
 import { tryLock } from '../base/lockFiles.ts';
 import { moveAsideSync, writeFileAtomicSync } from '../base/atomicFile.ts';
 import { normalizeBaseUrl } from './baseUrl.ts';
@@ -48,6 +48,8 @@ const storedProfileSchema = z.object({
   previews: z.boolean().optional(),
   // Optional for the same reason (absent: on).
   keptFilters: z.boolean().optional(),
+  // Optional for the same reason (absent: DEFAULT_HISTORY_RETENTION_DAYS); a value out of range reads as absent.
+  historyRetentionDays: z.number().int().min(1).max(MAX_HISTORY_RETENTION_DAYS).optional().catch(undefined),
   // Optional for the same reason (absent: DEFAULT_QUERY_ENCODING). A value this version does not
   // know (written by a newer one) reads as absent rather than making the whole file damaged.
   queryEncoding: queryEncodingSchema.strip().optional().catch(undefined),
@@ -100,7 +102,7 @@ export interface SaveProfileOptions {
 
 /** Options of {@link ProfileStore.remove}. */
 export interface RemoveProfileOptions {
-  /** Also delete the profile's cache file (and its `-wal`, `-shm`, `-journal`, `.open`). @default false */
+  /** Also delete the profile's cache file (and its `-wal`, `-shm`, `-journal`, `.open`) and its observed history. @default false */
   purgeCache?: boolean;
 }
 
@@ -259,6 +261,7 @@ export class ProfileStore {
         sampleData: options.sampleData ?? existing.sampleData,
         ...(fields.previews === undefined ? {} : { previews: fields.previews }),
         ...(fields.keptFilters === undefined ? {} : { keptFilters: fields.keptFilters }),
+        ...(fields.historyRetentionDays === undefined ? {} : { historyRetentionDays: fields.historyRetentionDays }),
         ...(fields.queryEncoding === undefined ? {} : { queryEncoding: { ...fields.queryEncoding } }),
         ...(fields.statusNames === undefined ? {} : { statusNames: copyStatusNames(fields.statusNames) }),
       };
@@ -275,6 +278,7 @@ export class ProfileStore {
         createdAt: new Date().toISOString(),
         ...(fields.previews === undefined ? {} : { previews: fields.previews }),
         ...(fields.keptFilters === undefined ? {} : { keptFilters: fields.keptFilters }),
+        ...(fields.historyRetentionDays === undefined ? {} : { historyRetentionDays: fields.historyRetentionDays }),
         ...(fields.queryEncoding === undefined ? {} : { queryEncoding: { ...fields.queryEncoding } }),
         ...(fields.statusNames === undefined ? {} : { statusNames: copyStatusNames(fields.statusNames) }),
       };
@@ -320,7 +324,8 @@ export class ProfileStore {
       throw new LetterdeskError('NOT_FOUND', `There is no profile with id "${id}". Reload the profile list.`);
     }
     if (options.purgeCache) {
-      for (const part of cacheFileSet(cacheFilePath(this.dataDir, id))) fs.rmSync(part, { force: true });
+      const cache = cacheFilePath(this.dataDir, id);
+      for (const part of [...cacheFileSet(cache), ...historyFileSet(historyFileOf(cache))]) fs.rmSync(part, { force: true });
     }
     file.profiles = file.profiles.filter((p) => p.id !== id);
     if (file.activeProfileId === id) file.activeProfileId = file.profiles[0]?.id ?? null;

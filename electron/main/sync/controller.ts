@@ -4,7 +4,7 @@
  * with the recorded runs.
  */
 import { randomUUID } from 'node:crypto';
-import type { SyncProgress, SyncRun } from '../../../shared/contract.ts';
+import { DEFAULT_HISTORY_RETENTION_DAYS, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
 import { fromErrorPayload, LetterdeskError, type ErrorCode } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import type { ViewRefresh } from '../../../shared/views.ts';
@@ -70,6 +70,8 @@ export interface StartSyncOptions {
   previews?: boolean;
   /** After the resources and views, read the kept filters of the resources published (keptRefresh.ts). @default false */
   keptFilters?: boolean;
+  /** Days the observed history is kept. @default shared/contract.ts `DEFAULT_HISTORY_RETENTION_DAYS` */
+  historyRetentionDays?: number;
   /** Override of {@link SYNC_PROCESS_HEAP_LIMITS} (tests). */
   heapLimits?: readonly (SyncHeapLimit | undefined)[];
   /** How the sync process is started. @default {@link nodeSyncProcessLauncher} (the app passes Electron's) */
@@ -187,6 +189,7 @@ function runProcess(options: StartSyncOptions & { runId: string }, heapLimit: Sy
     logFile: logFileOfThisProcess(),
     previews: options.previews ?? false,
     keptFilters: options.keptFilters ?? false,
+    historyRetentionDays: options.historyRetentionDays ?? DEFAULT_HISTORY_RETENTION_DAYS,
     views: [...(options.views ?? [])],
     encoding: options.encoding ?? DEFAULT_QUERY_ENCODING,
   };

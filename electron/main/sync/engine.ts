@@ -26,14 +26,16 @@
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { endsSync, type DataSource, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
+import { DEFAULT_HISTORY_RETENTION_DAYS, endsSync, type DataSource, type SyncProgress, type SyncRun } from '../../../shared/contract.ts';
 import { isLetterdeskError } from '../../../shared/errors.ts';
 import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../base/log.ts';
 import { changeCounts } from '../cache/build/changes.ts';
+import { dropObservationsNext, pruneHistory, recordObservations } from '../cache/build/observe.ts';
 import { dropLeftovers } from '../cache/build/publish.ts';
 import { MirrorStaging } from '../cache/build/staging.ts';
 import { SyncBookkeeping } from '../cache/build/syncBookkeeping.ts';
+import { attachHistory } from '../cache/store/history.ts';
 import { buildNextWithViews, publishNextWithViews } from '../cache/savedViews/mirror.ts';
 import { collectViewGarbage } from '../cache/savedViews/publish.ts';
 import { concurrencyOf } from './decisions.ts';
@@ -79,6 +81,11 @@ export interface RunSyncOptions {
    * view (keptRefresh.ts). @default false
    */
   keptFilters?: boolean;
+  /**
+   * Days the observed history is kept: each publish deletes the runs whose span ended earlier.
+   * @default shared/contract.ts `DEFAULT_HISTORY_RETENTION_DAYS`
+   */
+  historyRetentionDays?: number;
   /** The local day date presets are computed from (YYYY-MM-DD). @default today in this process's time zone */
   today?: string;
   /** Called with the outcome of each kept value's read. */
@@ -134,7 +141,11 @@ interface MirrorSync extends ResourceSync {
   /** Where the pages come from, recorded with the published copy (null: not recorded). */
   readonly dataSource: DataSource | null;
   readonly staging: MirrorStaging;
+  /** Days the observed history is kept. */
+  readonly historyRetentionDays: number;
 }
+
+const DAY_MS = 86_400_000;
 
 async function runResource(db: Database.Database, books: SyncBookkeeping, run: MirrorSync, pageSize: number): Promise<SyncRun> {
   try {
@@ -170,6 +181,7 @@ function beginRun(db: Database.Database, books: SyncBookkeeping, source: PageSou
     maxPasses: options.maxPasses ?? 5,
     pageCharsBudget: options.pageCharsBudget,
     kept: keptData(resource, books.wasPublished(resource)),
+    historyRetentionDays: options.historyRetentionDays ?? DEFAULT_HISTORY_RETENTION_DAYS,
     progress: new SyncProgressMeter({ profileId: options.profileId ?? '', runId, resource, intervalMs: options.progressIntervalMs ?? 100, onProgress: options.onProgress }, startedMs),
     invalid: 0,
   };
@@ -202,10 +214,20 @@ function publish(run: MirrorSync): void {
   run.progress.setPhase('publishing');
   const endedAt = new Date().toISOString();
   const changes = compare ? changeCounts(db, resource, '_next') : null;
-  publishNextWithViews(db, resource, () => run.books.recordPublished(run.runId, resource, endedAt, rows, run.invalid, changes, run.dataSource));
+  const after = compare ? run.books.lastPublishedStart(resource, run.runId) : null;
+  attachHistory(db);
+  const retainedFrom = new Date(Date.parse(endedAt) - run.historyRetentionDays * DAY_MS).toISOString();
+  let observed = { observations: 0, bytes: 0 };
+  publishNextWithViews(db, resource, () => {
+    run.books.recordPublished(run.runId, resource, endedAt, rows, run.invalid, changes, run.dataSource);
+    // The history commits with the mirror it describes; a publish that rolls back stores nothing.
+    if (after !== null) observed = recordObservations(db, resource, { runId: run.runId, after, atOrBefore: endedAt });
+    else dropObservationsNext(db);
+    pruneHistory(db, retainedFrom);
+  });
   run.progress.published(rows);
   run.progress.setPhase('done');
-  const changed = changes ? `; ${changes.added} added, ${changes.changed} changed, ${changes.removed} removed` : '';
+  const changed = changes ? `; ${changes.added} added, ${changes.changed} changed, ${changes.removed} removed; ${observed.observations} observations kept in the history (+${observed.bytes} bytes)` : '';
   logger.info(`sync ${resource}: ${rows} rows published in ${Math.round(performance.now() - run.startedMs)} ms (${run.invalid} invalid kept${changed}; pages staged ${run.staging.pagesByThread() > 0 ? 'by a writer thread' : 'in the connection'}; search index built ${SEARCH_INDEX_BUILT[searchIndexIn]})`);
 }
 

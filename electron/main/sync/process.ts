@@ -40,6 +40,8 @@ export interface SyncStartData {
   previews: boolean;
   /** After the resources and views, read the kept filters of the resources published (keptRefresh.ts). */
   keptFilters: boolean;
+  /** Days the observed history is kept (engine.ts `RunSyncOptions.historyRetentionDays`). */
+  historyRetentionDays: number;
   /**
    * Saved views whose memberships are refreshed (sync/viewRefresh.ts), each after its resource's
    * run, or after the resources when its resource is not among them (`resources` may be empty).

@@ -14,6 +14,7 @@ import { BUILD_SOURCES, computePositions } from './sortPositions.ts';
 import { THREAD_POSITIONS_TABLE, buildFileOf, removeScratch, scratchFileOf, startSearchIndex, type StagingSearchIndex } from './searchIndexBuild.ts';
 import { writeLabels } from './searchIndexFill.ts';
 import { buildChangesNext } from './changes.ts';
+import { buildObservationsNext, dropObservationsNext } from './observe.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
 import { MAILING_TABLES, buildMailingNext } from './mailing.ts';
 
@@ -68,6 +69,7 @@ export function dropLeftovers(db: Database.Database, resource: Resource, threadF
     db.exec(`DROP TABLE IF EXISTS ${t}_next`);
     db.exec(`DROP TABLE IF EXISTS ${t}_old`);
   }
+  dropObservationsNext(db);
 }
 
 /** A table of sort positions (sortPositions.ts `writePositions`) and the position columns it holds. */
@@ -113,8 +115,9 @@ export interface BuildOptions {
   onPhase?: (phase: 'indexing') => void;
   /**
    * Compare the new mirror with the published one and record what was added, changed and removed
-   * (changes.ts); without it (a resource's first sync: nothing to compare with) no change is
-   * recorded. @default false
+   * (changes.ts), and stage what changed in the observed fields for the history (observe.ts);
+   * without it (a resource's first sync: nothing to compare with) no change is recorded.
+   * @default false
    */
   compare?: boolean;
   /**
@@ -194,7 +197,10 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
     db.pragma(`threads = ${sorterThreads}`);
     db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
   }
-  if (compare) buildChangesNext(db, resource);
+  if (compare) {
+    buildChangesNext(db, resource);
+    buildObservationsNext(db, resource);
+  }
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts') && !COMPLETE_BEFORE_INDEX[resource].includes(t)) createNextIndexes(db, t, gen);
   if (resource === 'orders') buildSummariesNext(db);
   const main = resource === 'contacts' ? 'contacts_next' : 'orders_next';

@@ -72,6 +72,14 @@ export class SyncBookkeeping {
     this.#statement("INSERT OR REPLACE INTO sync_runs (run_id, resource, started_at, outcome) VALUES (?, ?, ?, 'running')").run(runId, resource, startedAt);
   }
 
+  /**
+   * When the last run of `resource` that published started (ISO time), other than `runId`; null
+   * when none did. The changes a new read observes happened after it.
+   */
+  lastPublishedStart(resource: Resource, runId: string): string | null {
+    return (this.#statement("SELECT started_at FROM sync_runs WHERE resource = ? AND outcome = 'succeeded' AND run_id <> ? ORDER BY ended_at DESC LIMIT 1").pluck().get(resource, runId) as string | undefined) ?? null;
+  }
+
   /** Whether `resource` has been published before (`resource_state.last_synced_at` is set). */
   wasPublished(resource: Resource): boolean {
     return (this.#statement('SELECT last_synced_at FROM resource_state WHERE resource = ?').get(resource) as { last_synced_at: string | null } | undefined)?.last_synced_at != null;

@@ -11,6 +11,7 @@ import type { Contact, Order } from '../../../../shared/serviceRecords.ts';
 import type { RecordChange } from '../../../../shared/query.ts';
 import { ORDER_ROW_COLUMNS, RECIPIENT_CONTACT_COLUMNS, read, stmt, toOrderRow, toRecipientRow, type Row } from './rows.ts';
 import { orderViewSql } from './list.ts';
+import { historyReadable, timelineOf } from './timeline.ts';
 
 /** Most orders and appearances a contact's detail lists. */
 const DETAIL_LIMIT = 1000;
@@ -58,10 +59,11 @@ function parsed<T>(found: Found): { invalidReason: null; record: T } | { invalid
 /**
  * One contact with the mirror's orders that include it (newest first, at most 1,000), each
  * recipient entry that names it (the snapshot the order kept, compared with this contact) and its
- * mailings (build/mailing.ts).
+ * mailings (build/mailing.ts), and the changes syncs observed in it (timeline.ts).
  * @returns null when neither the mirror, a view's newer members nor the removed records hold the id
  */
 export function getContact(db: Database.Database, id: string): ContactDetail | null {
+  historyReadable(db);
   return read(db, () => {
     const found = findRecord(db, 'contacts', id);
     if (!found) return null;
@@ -80,16 +82,18 @@ export function getContact(db: Database.Database, id: string): ContactDetail | n
     const { invalidReason, record } = parsed<Contact>(found);
     const m = stmt(db, 'SELECT times_mailed, delivered, last_order_seen_at FROM contact_mailing WHERE contact_id = ?').get(id) as Row | undefined;
     const mailing = { timesMailed: Number(m?.times_mailed ?? 0), deliveredCount: Number(m?.delivered ?? 0), lastOrderSeenAt: m ? String(m.last_order_seen_at) : null };
-    const base = { raw: found.raw, change: changeOf(db, 'contacts', id), orders, appearances, mailing };
+    const base = { raw: found.raw, change: changeOf(db, 'contacts', id), timeline: timelineOf(db, 'contacts', id), orders, appearances, mailing };
     return invalidReason === null ? { ...base, invalidReason, contact: record as Contact } : { ...base, invalidReason, contact: record };
   });
 }
 
 /**
- * One order with its recipients (in service order), each compared with its contact as cached now.
+ * One order with its recipients (in service order), each compared with its contact as cached now,
+ * and the changes syncs observed in it and its recipients (timeline.ts).
  * @returns null when neither the mirror, a view's newer members nor the removed records hold the id
  */
 export function getOrder(db: Database.Database, id: string): OrderDetail | null {
+  historyReadable(db);
   return read(db, () => {
     const found = findRecord(db, 'orders', id);
     if (!found) return null;
@@ -99,7 +103,7 @@ export function getOrder(db: Database.Database, id: string): OrderDetail | null 
       : stmt(db, `SELECT r.*, ${RECIPIENT_CONTACT_COLUMNS} FROM ${found.table === 'orders' ? 'order_recipients' : 'removed_order_recipients'} r
           LEFT JOIN contacts k ON k.id = r.contact_id WHERE r.order_id = ? ORDER BY r.position`).all(id);
     const { invalidReason, record } = parsed<Order>(found);
-    const base = { raw: found.raw, change: changeOf(db, 'orders', id), recipients: (recipients as Row[]).map(toRecipientRow) };
+    const base = { raw: found.raw, change: changeOf(db, 'orders', id), timeline: timelineOf(db, 'orders', id), recipients: (recipients as Row[]).map(toRecipientRow) };
     return invalidReason === null ? { ...base, invalidReason, order: record as Order } : { ...base, invalidReason, order: record };
   });
 }

@@ -12,6 +12,7 @@ import { readPreview } from '../read/previews.ts';
 import type { RecordsArgs } from '../read/records.ts';
 import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from '../savedViews/savedViews.ts';
 import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates, syncHistory } from '../read/queries.ts';
+import { recordTimeline } from '../read/timeline.ts';
 import { getCampaign, getTemplate, queryCampaigns, queryTemplates } from '../read/summaries.ts';
 
 /** The methods of the database worker (name → function of the connection). */
@@ -30,6 +31,7 @@ export const CACHE_METHODS = {
   getCampaign,
   resourceStates,
   syncHistory,
+  recordTimeline,
   readPreview,
   listKeptFilters,
   setKeptValues,
