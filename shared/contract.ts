@@ -204,6 +204,12 @@ export interface SyncRun {
    * that could not start), which means null.
    */
   changes?: RecordChangeCounts | null;
+  /**
+   * What the run stored in the observed history (docs/cache-schema.md "Observed history"): the
+   * changes of observed fields and the bytes the history file grew by. Null or absent when it
+   * stored none (a first sync, no observed field changed, or a run since dropped by the retention).
+   */
+  observed?: { observations: number; bytes: number } | null;
   error: { code: string; message: string } | null;
 }
 

@@ -110,6 +110,25 @@ export function localDay(at: Date): string {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
 }
 
+/** What "delivered since" takes: the last 7 or 30 local days, or a local day on (YYYY-MM-DD). */
+export const DELIVERED_SINCE_PRESETS = ['7d', '30d'] as const;
+
+/**
+ * The start (ISO 8601 UTC) of what "delivered since `spec`" covers at `now`, in the person's local
+ * days: `7d` and `30d` start at the local midnight that opens the last 7 or 30 days (today
+ * included), a day `YYYY-MM-DD` at its local midnight. Compared with an observation's `atOrBefore`,
+ * so a delivery counts on the day the sync saw it.
+ * @returns null when `spec` is neither a preset nor a valid day
+ */
+export function deliveredSinceStart(spec: string, now: Date): string | null {
+  let day: string;
+  if ((DELIVERED_SINCE_PRESETS as readonly string[]).includes(spec)) day = addDays(localDay(now), 1 - Number(spec.slice(0, -1)));
+  else if (/^\d{4}-\d{2}-\d{2}$/.test(spec) && addDays(spec, 0) === spec) day = spec;
+  else return null;
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d).toISOString();
+}
+
 /**
  * The range of days a preset covers on `today` (YYYY-MM-DD), both ends inclusive: the last N days
  * end today ("last 7 days" on 2026-12-02 is 2026-11-26..2026-12-02); this year starts on 1 January.

@@ -153,6 +153,11 @@ export const orderQuerySchema = z
     scheduleTypes: z.array(z.string().max(128)).max(MAX_LIST).optional(),
     liveMode: z.array(liveModeFilter).max(2).optional(),
     delivered: z.array(deliveredState).max(3).optional(),
+    /**
+     * Orders with a recipient a sync observed delivered (`isDelivered` false → true) in a read that
+     * ended at or after this time (ISO 8601 UTC): the observed history, docs/cache-schema.md.
+     */
+    deliveredSince: z.iso.datetime().optional(),
     /** Orders that include this contact id (the contact detail's "orders" list). */
     contactId: z.string().regex(/^\d+$/).max(40).optional(),
     /** Orders of this template (§2.3 `template.id`; '' = orders that carry none): a template's detail. */

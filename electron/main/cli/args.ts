@@ -4,6 +4,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { LetterdeskError } from '../../../shared/errors.ts';
+import { deliveredSinceStart } from '../../../shared/keptFilters.ts';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS, RECORD_CHANGES, contactQuerySchema, orderQuerySchema, verifiedState, type ContactQuery, type OrderQuery, type RecordChange } from '../../../shared/query.ts';
 
 /** A parser of a whole number from `min` to `max` for the option `name`. */
@@ -98,6 +99,8 @@ export interface ContactFilterOptions extends RecordFilterOptions {
 /** The order filter options as commander parses them. */
 export interface OrderFilterOptions extends RecordFilterOptions {
   search?: string;
+  /** Start of `--delivered-since`, ISO 8601 UTC (shared/keptFilters.ts `deliveredSinceStart`). */
+  deliveredSince?: string;
   status?: number[];
   productType?: string[];
   sort?: { column: string; direction: 'asc' | 'desc' };
@@ -130,6 +133,7 @@ export function addOrderFilters(cmd: Command): Command {
     .option('--search <q>', 'free-text search (order id, campaign, product, template, recipients)')
     .option('--status <n>', 'only orders with this status code (repeatable)', collect(intArg('--status', 0, 2 ** 31 - 1)))
     .option('--product-type <t>', 'only orders of this product type (repeatable)', collect(asText))
+    .option('--delivered-since <7d|30d|YYYY-MM-DD>', 'only orders with a recipient a sync observed delivered in the last 7 or 30 local days, or since that local day (the observed history)', deliveredSinceArg)
     .option('--sort <col[:desc]>', `sort column: ${ORDER_SORT_COLUMNS.join(', ')}; add :desc to reverse`, sortArg(ORDER_SORT_COLUMNS));
 }
 
@@ -162,11 +166,19 @@ export function orderQuery(o: OrderFilterOptions): OrderQuery {
     ...(o.search !== undefined ? { search: o.search } : {}),
     ...(o.status ? { statuses: o.status } : {}),
     ...(o.productType ? { productTypes: o.productType } : {}),
+    ...(o.deliveredSince !== undefined ? { deliveredSince: o.deliveredSince } : {}),
     ...recordFilters(o),
     ...(o.sort ? { sort: o.sort } : {}),
   });
   if (!parsed.success) throw new LetterdeskError('VALIDATION', `Invalid filter: ${parsed.error.issues[0]?.message ?? 'check the options'}.`);
   return parsed.data;
+}
+
+/** Parses `--delivered-since` into the start of what it covers (ISO 8601 UTC), in this computer's time zone. */
+function deliveredSinceArg(value: string): string {
+  const start = deliveredSinceStart(value.trim(), new Date());
+  if (start === null) throw new InvalidArgumentError(`"${value}" is not 7d, 30d or a day written YYYY-MM-DD (e.g. 2026-11-01).`);
+  return start;
 }
 
 /**

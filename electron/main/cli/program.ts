@@ -17,6 +17,7 @@ import { registerViewCommands } from './commands/views.ts';
 import { registerSampleApiCommand } from './commands/sampleApi.ts';
 import { registerStatusCommand } from './commands/status.ts';
 import { registerSyncCommand } from './commands/sync.ts';
+import { registerTimelineCommand } from './commands/timeline.ts';
 import { CliError, type CliIo } from './context.ts';
 import { EXIT, exitCodeFor } from './exitCodes.ts';
 import { writeLine } from './output.ts';
@@ -50,6 +51,7 @@ export function createProgram(io: CliIo): Command {
   registerSyncCommand(program, io);
   registerStatusCommand(program, io);
   registerListCommands(program, io);
+  registerTimelineCommand(program, io);
   registerExportCommand(program, io);
   registerViewCommands(program, io);
   registerQueryCommand(program, io);

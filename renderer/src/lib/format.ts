@@ -98,3 +98,15 @@ export function jsonText(value: unknown): string {
     return String(value);
   }
 }
+
+/** A size in bytes in the largest unit under 1,000 of it, decimal like the OS's file sizes: "812 B", "4.1 kB", "2.3 MB". */
+export function formatBytes(bytes: number): string {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+  let value = Math.max(0, bytes);
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return new Intl.NumberFormat(undefined, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+}

@@ -12,6 +12,7 @@ export const PROFILE_FIELD_NAMES: Record<string, string> = {
   name: 'Name',
   baseUrl: 'Base URL',
   pageSize: 'Page size',
+  historyRetentionDays: 'Keep the history',
   accessToken: 'Access token',
   refreshToken: 'Refresh token',
   statusNames: 'Order status names',
@@ -68,6 +69,8 @@ export class ProfileFormState {
   accountId = $state('');
   pageSize = $state(500);
   previews = $state(true);
+  /** Days the observed history is kept (the profile's `historyRetentionDays`). */
+  historyRetentionDays = $state(365);
   /** The names of the order status codes, as rows of the form's small table. */
   statusRows = $state<StatusNameRow[]>([]);
   statusProblems = $state<Record<number, StatusRowProblem>>({});
@@ -134,6 +137,7 @@ export class ProfileFormState {
     this.accountId = initial?.accountId ?? '';
     this.pageSize = initial?.pageSize ?? 500;
     this.previews = initial?.previews ?? true;
+    this.historyRetentionDays = initial?.historyRetentionDays ?? 365;
     this.statusRows = rowsFromNames(initial?.statusNames);
   }
 
@@ -144,6 +148,7 @@ export class ProfileFormState {
     const badUrl = urlProblem(this.baseUrl);
     if (badUrl) errs.baseUrl = badUrl;
     if (!Number.isInteger(this.pageSize) || this.pageSize < 1 || this.pageSize > 1000) errs.pageSize = 'Between 1 and 1000 rows.';
+    if (!Number.isInteger(this.historyRetentionDays) || this.historyRetentionDays < 1 || this.historyRetentionDays > 3650) errs.historyRetentionDays = 'Between 1 and 3650 days.';
     if (!this.#profile() && !this.accessToken.trim()) errs.accessToken = 'Paste the access token (JWT) from your account.';
     // §5: the contact list carries the refresh token in a header of its own; without it the service
     // turns the contacts down, which would read as a rejected access token.
@@ -242,6 +247,7 @@ export class ProfileFormState {
         accountId: this.accountId.trim() || null,
         pageSize: this.pageSize,
         previews: this.previews,
+        historyRetentionDays: this.historyRetentionDays,
         // An edit always sends the table (an empty one removes every name); a new profile only when it names some.
         ...(named.ok && (profile || Object.keys(named.names).length > 0) ? { statusNames: named.names } : {}),
         ...(tokenChanged

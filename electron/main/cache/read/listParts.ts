@@ -10,6 +10,7 @@ import { FILTER_TOKEN_MARK } from '../store/searchIndex.ts';
 import type { ContactQuery, OrderQuery, RecordChange } from '../../../../shared/query.ts';
 import { addDays } from '../../../../shared/serviceParams.ts';
 import { timesMailed } from './mailing.ts';
+import { DELIVERED_SINCE_IDS } from './timeline.ts';
 
 /** Sort column of shared/query.ts → position column (see build/publish.ts); `rowid` = default order. */
 export const CONTACT_SORT: Record<string, string> = {
@@ -238,6 +239,10 @@ export function orderConditions(query: OrderQuery, omit: keyof OrderQuery | unde
       d === 'all' ? '(o.recipients > 0 AND o.delivered = o.recipients)' : d === 'some' ? '(o.delivered > 0 AND o.delivered < o.recipients)' : 'o.delivered = 0',
     );
     where.push(`(${parts.join(' OR ')})`);
+  }
+  if (omit !== 'deliveredSince' && query.deliveredSince !== undefined) {
+    where.push(`o.id IN (${DELIVERED_SINCE_IDS})`);
+    params.deliveredSince = query.deliveredSince;
   }
   if (query.contactId) {
     where.push(`o.id IN (SELECT r.order_id FROM ${recipients} r WHERE r.contact_id = :contactId)`);

@@ -15,6 +15,7 @@ import { isSimpleSort } from './sortOrder.ts';
 import { viewScope } from './listScope.ts';
 import { contactViewSql, orderViewSql, sortPositionColumn, type ViewSql } from './list.ts';
 import { toSyncRun } from '../store/syncRuns.ts';
+import { historyReadable } from './timeline.ts';
 
 export { contactFacets, orderFacets } from './facets.ts';
 export { getContact, getOrder } from './details.ts';
@@ -215,8 +216,13 @@ export function resourceStates(db: Database.Database): Record<Resource, Resource
     return out;
   });
 }
-
+/** The most recent sync runs, newest first, each with what it stored in the observed history. */
 /** The most recent sync runs, newest first. */
 export function syncHistory(db: Database.Database, limit: number): SyncRun[] {
-  return (stmt(db, 'SELECT * FROM sync_runs ORDER BY started_at DESC, rowid DESC LIMIT ?').all(Math.max(1, Math.min(limit, 1000))) as Row[]).map(toSyncRun);
+  // What each run stored in the observed history, when the history can be read.
+  const observed = historyReadable(db)
+    ? `SELECT s.*, h.observations AS h_observations, h.bytes AS h_bytes FROM sync_runs s
+        LEFT JOIN history.observation_runs h ON h.run_id = s.run_id AND h.resource = s.resource`
+    : 'SELECT * FROM sync_runs s';
+  return (stmt(db, `${observed} ORDER BY s.started_at DESC, s.rowid DESC LIMIT ?`).all(Math.max(1, Math.min(limit, 1000))) as Row[]).map(toSyncRun);
 }

@@ -19,6 +19,7 @@ import { availableParallelism } from 'node:os';
 import { LetterdeskError, isLetterdeskError } from '../../../../shared/errors.ts';
 import { SESSION_MARKER_SUFFIX, cacheFileSet } from '../../base/paths.ts';
 import { registerLocaleKey } from './collation.ts';
+import { attachHistoryOnOpen } from './history.ts';
 import { SCHEMA_VERSION, assertNotTooNew, migrate } from './migrations/index.ts';
 
 /**
@@ -166,8 +167,9 @@ export function useBulkWriteSettings(db: Database.Database): void {
 }
 
 /**
- * Opens (creating if needed) the cache at `file`, sets WAL + synchronous=NORMAL, and migrates. On
- * Linux and macOS the file and its companions are private to the user (0600; see makePrivate).
+ * Opens (creating if needed) the cache at `file`, sets WAL + synchronous=NORMAL, migrates, and
+ * attaches its observed history (history.ts; created beside it unless `readonly`). On Linux and
+ * macOS the file and its companions are private to the user (0600; see makePrivate).
  * @param file absolute path of the SQLite file
  * @returns an open better-sqlite3 connection at the latest schema
  * @throws LetterdeskError CACHE_TOO_NEW (file written by a newer app; left untouched),
@@ -200,6 +202,7 @@ export function openCache(file: string, options: OpenCacheOptions = {}): Databas
       applyPragmas(db);
       migrate(db);
     }
+    attachHistoryOnOpen(db, options.readonly === true);
     if (ownsMarker) {
       writeFileSync(sessionMarkerPath(file), String(process.pid), { mode: PRIVATE_FILE_MODE });
       releaseMarkerOnClose(db, file);
@@ -243,6 +246,7 @@ export function openStartupReader(file: string): Database.Database | null {
     checkStructure(db);
     registerLocaleKey(db);
     db.pragma('cache_size = -8192'); // 8 MiB: a few pages are read before the worker takes over
+    attachHistoryOnOpen(db, true);
     return db;
   } catch {
     db?.close();
@@ -282,6 +286,7 @@ export function openScanReader(file: string): Database.Database {
   try {
     registerLocaleKey(db);
     applyReadPragmas(db, 16);
+    attachHistoryOnOpen(db, true);
     return db;
   } catch (error) {
     db.close();

@@ -13,8 +13,9 @@
  *    answers a record's timeline.
  */
 import type Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
-import { historyFileOf } from '../../base/paths.ts';
+import { existsSync, rmSync } from 'node:fs';
+import { moveAsideSync } from '../../base/atomicFile.ts';
+import { historyFileOf, historyFileSet } from '../../base/paths.ts';
 import { createPrivateFile } from './db.ts';
 
 export { historyFileOf } from '../../base/paths.ts';
@@ -77,6 +78,37 @@ export function attachHistory(db: Database.Database, readonly = false): boolean 
     }
   }
   return true;
+}
+
+/**
+ * {@link attachHistory} for a connection being opened (store/db.ts), which a damaged history must
+ * never keep from opening the cache: a history file SQLite cannot read is moved aside
+ * (`<file>.damaged-<time>`, never deleted) and a new one started; a read-only connection then goes
+ * without. Never throws.
+ * @returns whether the history is attached
+ */
+export function attachHistoryOnOpen(db: Database.Database, readonly: boolean): boolean {
+  try {
+    const attached = attachHistory(db, readonly);
+    if (attached) db.prepare('SELECT count(*) FROM history.sqlite_master').get();
+    return attached;
+  } catch (error) {
+    try {
+      detachHistory(db);
+    } catch {
+      // not attached
+    }
+    if (readonly || db.memory || !db.name) return false;
+    const file = historyFileOf(db.name);
+    try {
+      const aside = moveAsideSync(file);
+      for (const part of historyFileSet(file).slice(0, -1)) rmSync(part, { force: true });
+      void import('../../base/log.ts').then(({ logger }) => logger.warn(`cache: the observed history ${file} could not be read (${String(error)}); moved aside to ${aside}, a new one is started`));
+      return attachHistory(db, false);
+    } catch {
+      return false;
+    }
+  }
 }
 
 /** Creates the history's tables in the attached schema when missing and records its version. */
