@@ -7,7 +7,7 @@
  *   npm run bench -- --quick           10,000 contacts / 3,000 orders, the slow server at 5,000 (CI)
  *   npm run bench -- --scales 50000    any scales (comma-separated)
  *   npm run bench -- --write-docs      also rewrite docs/benchmarks.md with the table and the machine
- *   npm run bench -- --only sync,queries,export,page,slow,kept   a subset of the sections
+ *   npm run bench -- --only sync,queries,export,page,slow,kept,history   a subset of the sections
  *   npm run bench -- --keep            keep the caches and CSV files under .bench/
  *   npm run bench -- --resources contacts   floors and sync of contacts only
  *   npm run bench -- --orders-max 100000    orders only at scales up to 100k contacts
@@ -30,6 +30,8 @@
  *  - the app `appChild`: cold open, typeahead, windows, a saved view of a tenth of the contacts
  *    (viewSetup.ts: opened and typed in) and the CSV export, through the handlers and the database
  *    worker; the export is compared with the `sqlite3` shell on the same cache file and SELECT;
+ *  - the history `historyChild`: a second sync with a tenth of the records changed, with and
+ *    without observing the changes (cache/build/observe.ts), from the scale's cache;
  *  - at the run's largest scale, the page (pageSection.ts, page/pageChild.ts): the built renderer
  *    in Chromium on the synced data directory, latencies measured in the page.
  * Once per run, the slow server (slowSection.ts): the sync against servers that add 50 ms, or
@@ -56,6 +58,7 @@ import type { SyncChildInput, SyncChildResult } from './syncChild.ts';
 import { prepareBenchView, type BenchView } from './viewSetup.ts';
 import { add, addMax, addRatio, errors, failed, label, log, metrics, raw } from './results.ts';
 import { keptReads } from './keptSection.ts';
+import type { HistoryChildInput, HistoryChildResult } from './historyChild.ts';
 import { slowServer } from './slowSection.ts';
 import { pageSection } from './pageSection.ts';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../electron/main/sync/decisions.ts';
@@ -67,7 +70,7 @@ const option = (name: string): string | undefined => (args.includes(name) ? args
 const quick = flag('--quick');
 const scales = (option('--scales') ?? (quick ? '10000' : '100000,1000000')).split(',').map((s) => Number(s.replace(/[_k]/g, (m) => (m === 'k' ? '000' : ''))));
 /** Every section, in the order they run. */
-const ALL_SECTIONS = ['sync', 'queries', 'export', 'page', 'slow', 'kept'] as const;
+const ALL_SECTIONS = ['sync', 'queries', 'export', 'page', 'slow', 'kept', 'history'] as const;
 const sections = new Set((option('--only') ?? ALL_SECTIONS.join(',')).split(','));
 const allSections = ALL_SECTIONS.every((x) => sections.has(x));
 const keep = flag('--keep');
@@ -76,7 +79,7 @@ const allResources = (option('--resources') ?? 'contacts,orders').split(',').fil
 /** `--orders-max N`: orders only at scales up to N contacts (a 1M run without them fits in minutes). */
 const ordersMax = Number(option('--orders-max') ?? Number.POSITIVE_INFINITY);
 /** What a scale syncs: without the sync section only contacts, which the other sections read. */
-const resourcesAt = (contacts: number): Resource[] => allResources.filter((r) => (r !== 'orders' || contacts <= ordersMax) && (r === 'contacts' || sections.has('sync')));
+const resourcesAt = (contacts: number): Resource[] => allResources.filter((r) => (r !== 'orders' || contacts <= ordersMax) && (r === 'contacts' || sections.has('sync') || sections.has('history')));
 const writeDocs = flag('--write-docs');
 /**
  * Rows per request (`--page-size`): 1,000, the sample API's maximum, unless asked otherwise (the
@@ -215,6 +218,34 @@ interface SyncRound {
 }
 
 /** Adds the sync section's rows of one scale from its rounds (medians of rates, the worst delay and memory). */
+/** One record in this many changes between the two syncs the history section compares. */
+const HISTORY_EVERY = 10;
+
+/**
+ * The history section (historyChild.ts): a second sync with a tenth of the records changed, with
+ * and without observing the changes, from the scale's synced cache. Rows: the observation's time
+ * over the resource's sync time in this run (else over the second sync without it, which is
+ * shorter), target ≤ 10 %; the history's bytes per stored change, target ≤ 100.
+ */
+async function observationCost(s: string, cacheFile: string, resources: readonly Resource[], syncMs: Record<Resource, number | null>): Promise<void> {
+  const input: HistoryChildInput = { cacheFile, dir: resolve(benchDir, 'history'), resources: [...resources], every: HISTORY_EVERY };
+  mkdirSync(input.dir, { recursive: true });
+  const { result } = await runChild<HistoryChildResult>(resolve(here, 'historyChild.ts'), input);
+  raw[`${s}.history`] = result;
+  for (const resource of resources) {
+    const t = result[resource];
+    if (!t) continue;
+    const extra = Math.max(0, t.observedMs - t.plainMs);
+    const base = syncMs[resource] ?? t.plainMs;
+    const basis = syncMs[resource] === null ? 'the second sync without it (staging from memory, build, publish), shorter than a sync' : `this run's sync of ${resource}`;
+    log(`history ${s} ${resource}: ${fmt(t.changed)} of ${fmt(t.rows)} changed; second sync ${fmt(t.plainMs)} ms, observing ${fmt(t.observedMs)} ms; ${fmt(t.observations)} observations, ${fmt(t.bytes)} bytes`);
+    addMax(`${s}.history.${resource}.time`, `${s}: observing the changes of a sync of ${resource}, 1 in ${HISTORY_EVERY} changed: extra time over the sync`, (extra / base) * 100, 10, '%',
+      `${fmt(extra)} ms over ${fmt(base)} ms (${basis}); second sync with the observation ${fmt(t.observedMs)} ms, without ${fmt(t.plainMs)} ms`);
+    addMax(`${s}.history.${resource}.bytes`, `${s}: the observed history's growth per stored change (${resource})`, t.observations > 0 ? t.bytes / t.observations : null, 100, 'B',
+      `${fmt(t.bytes)} bytes for ${fmt(t.observations)} changes of ${fmt(t.changed)} records`);
+  }
+}
+
 function reportSync(s: string, contacts: number, orders: number, resources: readonly Resource[], done: readonly SyncRound[], scaleRaw: Record<string, unknown>): void {
   const last = done[done.length - 1] as SyncRound;
   scaleRaw.floors = last.floor;
@@ -302,8 +333,9 @@ async function runScale(contacts: number): Promise<void> {
   }
   raw[s] = scaleRaw;
   let synced = false;
+  let syncMs: Record<Resource, number | null> = { contacts: null, orders: null };
   try {
-    if (sections.has('sync') || sections.has('queries') || sections.has('export') || (sections.has('page') && contacts === pageScale)) {
+    if (sections.has('sync') || sections.has('queries') || sections.has('export') || sections.has('history') || (sections.has('page') && contacts === pageScale)) {
       // Floors and sync take turns (floors, sync, floors, sync, …) so that a slow spell of the
       // shared VM falls on both sides; the medians are compared (see SYNC_ROUNDS).
       const rounds = sections.has('sync') && !quick && contacts <= 100_000 ? SYNC_ROUNDS : 1;
@@ -332,11 +364,21 @@ async function runScale(contacts: number): Promise<void> {
         }
         // Without the sync section the sync only prepares the data the other sections read.
         if (sections.has('sync')) reportSync(s, contacts, orders, resources, done, scaleRaw);
+        const last = done.at(-1);
+        if (last) syncMs = last.ms;
       } catch (error) {
         failed(`${s}.sync`, `${s}: full sync`, error);
       }
     }
     flush();
+    if (synced && sections.has('history')) {
+      try {
+        await observationCost(s, cacheFile, resources, syncMs);
+      } catch (error) {
+        failed(`${s}.history`, `${s}: observed history`, error);
+      }
+      flush();
+    }
     if (synced && (sections.has('queries') || sections.has('export'))) {
       const request: ExportRequest = { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } };
       const appFile = resolve(dir, 'export-app.csv');
@@ -486,7 +528,7 @@ async function main(): Promise<void> {
   mkdirSync(benchDir, { recursive: true });
   log(`${quick ? 'quick' : 'full'} run at ${scales.map(label).join(', ')} contacts; sections ${[...sections].join(', ')}`);
   builtWorker = buildWorker();
-  const atScale = (contacts: number): boolean => ['sync', 'queries', 'export'].some((x) => sections.has(x)) || (sections.has('page') && contacts === pageScale);
+  const atScale = (contacts: number): boolean => ['sync', 'queries', 'export', 'history'].some((x) => sections.has(x)) || (sections.has('page') && contacts === pageScale);
   for (const contacts of scales.filter(atScale)) {
     try {
       await runScale(contacts);

@@ -40,6 +40,7 @@ const TARGET_SCALES: { pattern: RegExp; scales: readonly string[] }[] = [
   { pattern: /^[^.]+\.sync\.(contacts|orders)\.rate$/, scales: ['100k', '1M'] },
   { pattern: /^slow\.(hidden|distant)$/, scales: ['100k'] },
   { pattern: /^[^.]+\.kept\.reads$/, scales: ['100k'] },
+  { pattern: /^[^.]+\.history\.(contacts|orders)\.(time|bytes)$/, scales: ['1M'] },
   { pattern: /^[^.]+\.(sync\.contacts\.physical|sync\.eventLoopDelay|sync\.peakRss|typeahead\.p95|view\.p95|window\.p95|coldOpen|export\.time|export\.memory|export\.eventLoopDelay|page\.[\w.]+)$/, scales: ['1M'] },
 ];
 

@@ -137,6 +137,11 @@ export interface BuildOptions {
    * staged, by one at the build, or in the connection.
    */
   onSearchIndex?: (builtIn: 'staging' | 'worker' | 'connection') => void;
+  /**
+   * With `compare`, also stage the changes of the observed fields for the history (observe.ts);
+   * false leaves them out, as the benchmark's comparison does. @default true
+   */
+  observe?: boolean;
   /** When this sync saw the records (ISO 8601 UTC): an order's first-seen time (mailing.ts). @default now */
   seenAt?: string;
 }
@@ -199,7 +204,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   }
   if (compare) {
     buildChangesNext(db, resource);
-    buildObservationsNext(db, resource);
+    if (options.observe !== false) buildObservationsNext(db, resource);
   }
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts') && !COMPLETE_BEFORE_INDEX[resource].includes(t)) createNextIndexes(db, t, gen);
   if (resource === 'orders') buildSummariesNext(db);
