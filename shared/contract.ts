@@ -366,6 +366,23 @@ export interface Observation {
   atOrBefore: string;
 }
 
+/**
+ * A profile's mailing at a glance (`letterdesk overview --json`; cache/read/overview.ts), from the
+ * cache and its observed history.
+ */
+export interface Overview {
+  /** Contacts cached, and per state by USPS code (`IL`); `other`: empty, outside the US or not a state. */
+  contacts: { total: number; byState: Record<string, number> };
+  /** Orders cached, and per §2.3 status code (null: none sent), most first, with the code's name where one is known. */
+  orders: { total: number; byStatus: { code: number | null; name: string | null; count: number }[] };
+  /** Recipient entries of the cached orders, and those delivered. */
+  recipients: { total: number; delivered: number };
+  /** Recipients observed delivered per local day of the sync that saw it (YYYY-MM-DD), oldest first. */
+  deliveriesByDay: { day: string; count: number }[];
+  /** The campaigns of the cached orders, most letters delivered first. */
+  campaigns: { id: string; name: string; recipients: number; delivered: number }[];
+}
+
 /** What every record's detail carries besides the record. */
 export interface RecordDetailBase {
   /** The record's JSON exactly as cached (as the service sent it). */

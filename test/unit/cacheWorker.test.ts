@@ -94,6 +94,7 @@ describe('read methods through the worker', () => {
     resourceStates: [[]],
     syncHistory: [[10], [1]],
     recordTimeline: [['orders', someOrder()], ['contacts', 'no such id']],
+    overview: [[], [{ '4': 'Mailed' }]],
     readPreview: [['0'.repeat(32)], ['not a key']],
     listKeptFilters: [[], ['contacts'], ['orders']],
     learnedStatusNames: [[]],

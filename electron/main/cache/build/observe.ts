@@ -45,21 +45,32 @@ export function buildObservationsNext(db: Database.Database, resource: Resource)
   db.exec(`INSERT INTO temp.observed_next SELECT id, 'record', '', CASE change WHEN 'added' THEN '"absent"' ELSE '"present"' END,
     CASE change WHEN 'added' THEN '"present"' ELSE '"absent"' END FROM ${changes} WHERE change IN ('added', 'removed')`);
   if (resource === 'contacts') {
-    const fields = CONTACT_OBSERVED.map(([field, column]) => `SELECT n.id, '${field}', '', ${jsonOf(column, 'p')}, ${jsonOf(column, 'n')}
-      FROM ${changes} c JOIN contacts_next n ON n.id = c.id JOIN contacts p ON p.id = c.id
-      WHERE c.change = 'changed' AND p.${column} IS NOT n.${column}`);
-    // One statement per field keeps each comparison a plain join the planner runs by id.
-    for (const select of fields) db.exec(`INSERT INTO temp.observed_next ${select}`);
+    // One pass over the changed contacts, looked up by id in both copies (CROSS JOIN keeps the
+    // changed ids the outer loop: without statistics the planner may scan a whole mirror instead).
+    insertDifferences(db, `SELECT n.id, '' AS recipient_id, ${pairColumns(CONTACT_OBSERVED)}
+      FROM ${changes} c CROSS JOIN contacts_next n ON n.id = c.id CROSS JOIN contacts p ON p.id = c.id
+      WHERE c.change = 'changed' AND (${differs(CONTACT_OBSERVED)})`, CONTACT_OBSERVED);
     return;
   }
   db.exec(`INSERT INTO temp.observed_next SELECT n.id, 'status', '', json_quote(p.status), json_quote(n.status)
-    FROM ${changes} c JOIN orders_next n ON n.id = c.id JOIN orders p ON p.id = c.id
+    FROM ${changes} c CROSS JOIN orders_next n ON n.id = c.id CROSS JOIN orders p ON p.id = c.id
     WHERE c.change = 'changed' AND p.status IS NOT n.status`);
-  const differs = RECIPIENT_OBSERVED.map(([, column]) => `p.${column} IS NOT n.${column}`).join(' OR ');
-  const pairs = `SELECT n.order_id, n.id, ${RECIPIENT_OBSERVED.map(([, column]) => `${jsonOf(column, 'p')} AS p_${column}, ${jsonOf(column, 'n')} AS n_${column}`).join(', ')}
-    FROM ${changes} c JOIN order_recipients_next n ON n.order_id = c.id JOIN order_recipients p ON p.order_id = n.order_id AND p.id = n.id
-    WHERE c.change = 'changed' AND (${differs})`;
-  const fields = RECIPIENT_OBSERVED.map(([field, column]) => `SELECT order_id, '${field}', id, p_${column}, n_${column} FROM pairs WHERE p_${column} IS NOT n_${column}`);
+  // The changed orders' recipients, looked up by the order's id in both copies (CROSS JOIN: in that order).
+  insertDifferences(db, `SELECT n.order_id AS id, n.id AS recipient_id, ${pairColumns(RECIPIENT_OBSERVED)}
+    FROM ${changes} c CROSS JOIN order_recipients_next n ON n.order_id = c.id CROSS JOIN order_recipients p ON p.order_id = n.order_id AND p.id = n.id
+    WHERE c.change = 'changed' AND (${differs(RECIPIENT_OBSERVED)})`, RECIPIENT_OBSERVED);
+}
+
+/** The condition "an observed column differs" between the old row `p` and the new row `n`. */
+const differs = (observed: typeof CONTACT_OBSERVED): string => observed.map(([, column]) => `p.${column} IS NOT n.${column}`).join(' OR ');
+
+/** Each observed column's old and new JSON, as `p_<column>` and `n_<column>`. */
+const pairColumns = (observed: typeof CONTACT_OBSERVED): string =>
+  observed.map(([, column]) => `${jsonOf(column, 'p')} AS p_${column}, ${jsonOf(column, 'n')} AS n_${column}`).join(', ');
+
+/** Stages one observation per differing column of the pairs `pairs` selects (id, recipient_id, {@link pairColumns}). */
+function insertDifferences(db: Database.Database, pairs: string, observed: typeof CONTACT_OBSERVED): void {
+  const fields = observed.map(([field, column]) => `SELECT id, '${field}', recipient_id, p_${column}, n_${column} FROM pairs WHERE p_${column} IS NOT n_${column}`);
   db.exec(`WITH pairs AS MATERIALIZED (${pairs}) INSERT INTO temp.observed_next ${fields.join(' UNION ALL ')}`);
 }
 
@@ -97,9 +108,11 @@ export function recordObservations(db: Database.Database, resource: Resource, sp
   }
   const pages = (): number => db.pragma('history.page_count', { simple: true }) as number;
   const before = pages();
+  db.exec('INSERT OR IGNORE INTO history.observed_fields (field) SELECT DISTINCT field FROM temp.observed_next');
   const run = db.prepare('INSERT INTO history.observation_runs (resource, run_id, after, at_or_before) VALUES (?, ?, ?, ?)').run(resource, span.runId, span.after, span.atOrBefore).lastInsertRowid;
   db.prepare(`INSERT INTO history.observations (run, record_id, field, recipient_id, from_value, to_value)
-    SELECT ?, record_id, field, recipient_id, from_value, to_value FROM temp.observed_next ORDER BY record_id, field, recipient_id`).run(run);
+    SELECT ?, o.record_id, f.code, o.recipient_id, o.from_value, o.to_value FROM temp.observed_next o JOIN history.observed_fields f ON f.field = o.field
+    ORDER BY o.record_id, f.code, o.recipient_id`).run(run);
   const bytes = Math.max(0, pages() - before) * (db.pragma('history.page_size', { simple: true }) as number);
   db.prepare('UPDATE history.observation_runs SET observations = ?, bytes = ? WHERE run = ?').run(n, bytes, run);
   db.exec('DROP TABLE temp.observed_next');

@@ -36,9 +36,9 @@ interface ObservationRow {
  */
 export function timelineOf(db: Database.Database, resource: Resource, id: string): Observation[] {
   if (!historyReadable(db)) return [];
-  const rows = stmt(db, `SELECT o.field, o.recipient_id, o.from_value, o.to_value, r.after, r.at_or_before
-    FROM history.observations o JOIN history.observation_runs r ON r.run = o.run
-    WHERE o.record_id = ? AND r.resource = ? ORDER BY o.run, o.field, o.recipient_id`).all(id, resource) as ObservationRow[];
+  const rows = stmt(db, `SELECT f.field, o.recipient_id, o.from_value, o.to_value, r.after, r.at_or_before
+    FROM history.observations o JOIN history.observation_runs r ON r.run = o.run JOIN history.observed_fields f ON f.code = o.field
+    WHERE o.record_id = ? AND r.resource = ? ORDER BY o.run, f.field, o.recipient_id`).all(id, resource) as ObservationRow[];
   return rows.map((r) => ({
     field: r.field,
     from: JSON.parse(r.from_value) as JsonValue,
@@ -60,4 +60,5 @@ export function recordTimeline(db: Database.Database, resource: Resource, id: st
  * Needs the history attached ({@link historyReadable}).
  */
 export const DELIVERED_SINCE_IDS = `SELECT o.record_id FROM history.observation_runs r JOIN history.observations o ON o.run = r.run
-  WHERE r.resource = 'orders' AND r.at_or_before >= :deliveredSince AND o.field = 'isDelivered' AND o.to_value = 'true'`;
+  WHERE r.resource = 'orders' AND r.at_or_before >= :deliveredSince AND o.to_value = 'true'
+    AND o.field = (SELECT code FROM history.observed_fields WHERE field = 'isDelivered')`;

@@ -10,7 +10,8 @@
  *    observations it stored and how many bytes the file grew by.
  *  - `observations`: one row per change of one field of one record (or of one recipient of an
  *    order), keyed by run first so that retention deletes whole runs as a range; an index by record
- *    answers a record's timeline.
+ *    answers a record's timeline. The field is a code of `observed_fields` (its name there), which
+ *    keeps each row and its index entry small.
  */
 import type Database from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
@@ -36,10 +37,13 @@ CREATE TABLE IF NOT EXISTS history.observation_runs (
   observations INTEGER NOT NULL DEFAULT 0,
   bytes INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS history.observation_runs_time ON observation_runs(at_or_before);
+CREATE TABLE IF NOT EXISTS history.observed_fields (
+  code INTEGER PRIMARY KEY,
+  field TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS history.observations (
   run INTEGER NOT NULL,
   record_id TEXT NOT NULL,
-  field TEXT NOT NULL,
+  field INTEGER NOT NULL,
   recipient_id TEXT NOT NULL DEFAULT '',
   from_value TEXT NOT NULL,
   to_value TEXT NOT NULL,

@@ -12,6 +12,7 @@ import { readPreview } from '../read/previews.ts';
 import type { RecordsArgs } from '../read/records.ts';
 import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from '../savedViews/savedViews.ts';
 import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates, syncHistory } from '../read/queries.ts';
+import { overview } from '../read/overview.ts';
 import { recordTimeline } from '../read/timeline.ts';
 import { getCampaign, getTemplate, queryCampaigns, queryTemplates } from '../read/summaries.ts';
 
@@ -32,6 +33,7 @@ export const CACHE_METHODS = {
   resourceStates,
   syncHistory,
   recordTimeline,
+  overview,
   readPreview,
   listKeptFilters,
   setKeptValues,
@@ -64,11 +66,12 @@ export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheM
 ]);
 
 /**
- * Methods that scan a whole view (facet counts: seconds at a million rows for a broad search).
+ * Methods that scan a whole view (facet counts: seconds at a million rows for a broad search; the
+ * overview's grouped counts).
  * The client answers them on a second connection in a worker thread of its own, so that a query
  * asked meanwhile, a keystroke's, never waits behind them (client.ts).
  */
-export const SCAN_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>(['contactFacets', 'orderFacets']);
+export const SCAN_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>(['contactFacets', 'orderFacets', 'overview']);
 
 /** Progress of a CSV export. */
 export interface ExportProgressValue {
