@@ -112,6 +112,7 @@ export function localDay(at: Date): string {
 
 /** What "delivered since" takes: the last 7 or 30 local days, or a local day on (YYYY-MM-DD). */
 export const DELIVERED_SINCE_PRESETS = ['7d', '30d'] as const;
+export type DeliveredSincePreset = (typeof DELIVERED_SINCE_PRESETS)[number];
 
 /**
  * The start (ISO 8601 UTC) of what "delivered since `spec`" covers at `now`, in the person's local

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAILED_AT_LEAST, MAX_QUERY_IDS, MAX_THEN_BY } from './queryLimits.ts';
-import { KEPT_PARAM_NAMES, MAX_KEPT_VALUE, type KeptFacet } from './keptFilters.ts';
+import { KEPT_PARAM_NAMES, MAX_KEPT_VALUE, deliveredSinceStart, type DeliveredSincePreset, type KeptFacet } from './keptFilters.ts';
 import { viewIdSchema } from './views.ts';
 
 export { MAILED_AT_LEAST, MAX_QUERY_IDS, MAX_THEN_BY };
@@ -155,9 +155,15 @@ export const orderQuerySchema = z
     delivered: z.array(deliveredState).max(3).optional(),
     /**
      * Orders with a recipient a sync observed delivered (`isDelivered` false → true) in a read that
-     * ended at or after this time (ISO 8601 UTC): the observed history, docs/cache-schema.md.
+     * ended since: `7d` or `30d` (the last 7 or 30 local days, today included, counted when the
+     * query runs) or a local day `YYYY-MM-DD` (keptFilters.ts `deliveredSinceStart`). The observed
+     * history, docs/cache-schema.md.
      */
-    deliveredSince: z.iso.datetime().optional(),
+    deliveredSince: z
+      .string()
+      .max(10)
+      .refine((v) => deliveredSinceStart(v, new Date()) !== null, 'deliveredSince is 7d, 30d or a day YYYY-MM-DD')
+      .optional(),
     /** Orders that include this contact id (the contact detail's "orders" list). */
     contactId: z.string().regex(/^\d+$/).max(40).optional(),
     /** Orders of this template (§2.3 `template.id`; '' = orders that carry none): a template's detail. */
@@ -340,6 +346,8 @@ export interface OrderFacets {
   scheduleTypes: FacetOption<string>[];
   liveMode: FacetOption<'live' | 'test'>[];
   delivered: FacetOption<DeliveredState>[];
+  /** Orders a sync saw delivered in the last 7 and 30 local days (the `deliveredSince` filter left out). */
+  deliveredSince: FacetOption<DeliveredSincePreset>[];
   /** See {@link ContactFacets.changed}. */
   changed: FacetOption<RecordChange>[];
   /** See {@link ContactFacets.invalid}. */

@@ -16,7 +16,7 @@ import type { Contact, Order, Resource } from '../../shared/serviceRecords.ts';
 import { cacheFileSet } from '../../electron/main/base/paths.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
 import { historyFileOf } from '../../electron/main/cache/store/history.ts';
-import { getContact, getOrder } from '../../electron/main/cache/read/queries.ts';
+import { getContact, getOrder, orderFacets, queryOrders } from '../../electron/main/cache/read/queries.ts';
 import { timelineOf } from '../../electron/main/cache/read/timeline.ts';
 import { overview } from '../../electron/main/cache/read/overview.ts';
 import { localDay } from '../../shared/keptFilters.ts';
@@ -141,6 +141,11 @@ describe('what a sync observes', () => {
     expect(history().map((h) => h.resource)).toEqual(['contacts', 'orders']);
     // The overview counts the one delivery on the local day of the sync that saw it.
     expect(overview(db).deliveriesByDay).toEqual([{ day: localDay(new Date(span(second[1]!.runId, 'orders').ended_at)), count: 1 }]);
+    // The filter and its pane counts find the one order delivered, in the last 7 and 30 days.
+    expect(queryOrders(db, { deliveredSince: '7d' }, { offset: 0, limit: 50 }).rows.map((o) => o.id)).toEqual([order.id]);
+    expect(orderFacets(db, {}).deliveredSince.map((o) => [o.value, o.count])).toEqual([['7d', 1], ['30d', 1]]);
+    expect(orderFacets(db, { search: order.id }).deliveredSince.map((o) => o.count)).toEqual([1, 1]);
+    expect(queryOrders(db, { deliveredSince: '2999-01-01' }, { offset: 0, limit: 50 }).rows).toEqual([]);
   });
 
   it('gives the details their timeline, and brings back a record that comes back', async () => {

@@ -99,7 +99,7 @@ export interface ContactFilterOptions extends RecordFilterOptions {
 /** The order filter options as commander parses them. */
 export interface OrderFilterOptions extends RecordFilterOptions {
   search?: string;
-  /** Start of `--delivered-since`, ISO 8601 UTC (shared/keptFilters.ts `deliveredSinceStart`). */
+  /** `--delivered-since`: 7d, 30d or a day YYYY-MM-DD (shared/keptFilters.ts `deliveredSinceStart`). */
   deliveredSince?: string;
   status?: number[];
   productType?: string[];
@@ -174,11 +174,11 @@ export function orderQuery(o: OrderFilterOptions): OrderQuery {
   return parsed.data;
 }
 
-/** Parses `--delivered-since` into the start of what it covers (ISO 8601 UTC), in this computer's time zone. */
+/** Checks `--delivered-since`: 7d, 30d or a day (counted in this computer's time zone when the query runs). */
 function deliveredSinceArg(value: string): string {
-  const start = deliveredSinceStart(value.trim(), new Date());
-  if (start === null) throw new InvalidArgumentError(`"${value}" is not 7d, 30d or a day written YYYY-MM-DD (e.g. 2026-11-01).`);
-  return start;
+  const spec = value.trim();
+  if (deliveredSinceStart(spec, new Date()) === null) throw new InvalidArgumentError(`"${value}" is not 7d, 30d or a day written YYYY-MM-DD (e.g. 2026-11-01).`);
+  return spec;
 }
 
 /**

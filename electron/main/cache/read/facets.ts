@@ -17,6 +17,8 @@ import { contactViewSql, orderViewSql, type ViewScope, type ViewSql } from './li
 import { keptFacets, withoutKept } from './kept.ts';
 import { timesMailed } from './mailing.ts';
 import { MAILED_AT_LEAST } from '../../../../shared/query.ts';
+import { DELIVERED_SINCE_PRESETS, type DeliveredSincePreset } from '../../../../shared/keptFilters.ts';
+import { hasHistory } from '../store/history.ts';
 
 /** `query` without its kept selections (the rows the kept values' counts start from). */
 function sansKept<Q extends { kept?: unknown }>(query: Q): Q {
@@ -220,6 +222,21 @@ const ORDER_GROUPS = [
   { filter: 'delivered', expr: DELIVERED_EXPR },
 ] as const;
 
+const DELIVERED_SINCE_LABELS: Record<DeliveredSincePreset, string> = { '7d': 'In the last 7 days', '30d': 'In the last 30 days' };
+
+/**
+ * The "delivered since" options: the orders of the view (that filter left out) a sync saw
+ * delivered in the last 7 and 30 local days. None without an observed history.
+ */
+function deliveredSinceOptions(db: Database.Database, query: OrderQuery, scope: ViewScope): FacetOption<DeliveredSincePreset>[] {
+  if (!hasHistory(db)) return DELIVERED_SINCE_PRESETS.map((p) => ({ value: p, label: DELIVERED_SINCE_LABELS[p], count: 0 }));
+  return DELIVERED_SINCE_PRESETS.map((preset) => {
+    const view = orderViewSql({ ...query, deliveredSince: preset }, undefined, scope);
+    const n = (stmt(db, `SELECT count(*) AS n FROM ${view.from} WHERE ${view.where}`).get(view.params) as { n: number }).n;
+    return { value: preset, label: DELIVERED_SINCE_LABELS[preset], count: n };
+  });
+}
+
 /** Facet counts of the orders view (see {@link contactFacets}). */
 export function orderFacets(db: Database.Database, query: OrderQuery): OrderFacets {
   return read(db, () => {
@@ -241,6 +258,7 @@ export function orderFacets(db: Database.Database, query: OrderQuery): OrderFace
         const d = str(v) as DeliveredState;
         return { value: d, label: DELIVERED_LABELS[d], count: n };
       }),
+      deliveredSince: deliveredSinceOptions(db, query, scope),
       changed: changeFacet(db, 'orders', query, scope),
       invalid: invalidCount(db, base, shared, 'orders'),
       kept: keptFacets(db, 'orders', query.kept, (param) => orderViewSql({ ...query, kept: withoutKept(query.kept, param) }, undefined, scope), () => orderViewSql(sansKept(query), undefined, scope)),

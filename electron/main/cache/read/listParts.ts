@@ -9,6 +9,7 @@ import { emptyFlag, qualify } from '../store/positions.ts';
 import { FILTER_TOKEN_MARK } from '../store/searchIndex.ts';
 import type { ContactQuery, OrderQuery, RecordChange } from '../../../../shared/query.ts';
 import { addDays } from '../../../../shared/serviceParams.ts';
+import { deliveredSinceStart } from '../../../../shared/keptFilters.ts';
 import { timesMailed } from './mailing.ts';
 import { DELIVERED_SINCE_IDS } from './timeline.ts';
 
@@ -242,7 +243,9 @@ export function orderConditions(query: OrderQuery, omit: keyof OrderQuery | unde
   }
   if (omit !== 'deliveredSince' && query.deliveredSince !== undefined) {
     where.push(`o.id IN (${DELIVERED_SINCE_IDS})`);
-    params.deliveredSince = query.deliveredSince;
+    // Counted from now in this process's time zone, so "the last 7 days" rolls forward. The schema
+    // refuses a spec that is not one; should one come through, it matches nothing.
+    params.deliveredSince = deliveredSinceStart(query.deliveredSince, new Date()) ?? '9999';
   }
   if (query.contactId) {
     where.push(`o.id IN (SELECT r.order_id FROM ${recipients} r WHERE r.contact_id = :contactId)`);
