@@ -9,6 +9,7 @@
  * the build. When the thread cannot do its work, the build does it itself and loses nothing; no
  * file of the thread is left behind.
  */
+import { HISTORY_SCHEMA } from '../../electron/main/cache/store/history.ts';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,9 +122,9 @@ function snapshotOf(db: Database.Database, resource: Resource, suffix = '_next')
   return { rows, inputs, matches, index };
 }
 
-/** The databases attached to a connection besides its own. */
+/** The databases attached to a connection besides its own and its observed history (attached at open). */
 function attachedTo(db: Database.Database): string[] {
-  return db.prepare('PRAGMA database_list').all().map((d) => (d as { name: string }).name).filter((n) => n !== 'main' && n !== 'temp');
+  return db.prepare('PRAGMA database_list').all().map((d) => (d as { name: string }).name).filter((n) => n !== 'main' && n !== 'temp' && n !== HISTORY_SCHEMA);
 }
 
 beforeAll(() => {
