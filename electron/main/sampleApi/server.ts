@@ -14,7 +14,7 @@
  *  - filters see each row's hidden state (hidden.ts: address and last-mailed status, payment status,
  *    source, …), which the rows never carry, as the real service's records do not;
  *  - a filtered query scans the dataset once and keeps the matching ids (4 bytes each) in a small
- *    cache of the last 4 queries, so paging through a filtered result does not rescan.
+ *    cache of the last 4 queries, so paging through a filtered result does not rescan (matches.ts).
  *
  * Run directly (Node 24, type stripping): `node electron/main/sampleApi/server.ts --contacts 100000
  * --orders 20000 [--seed 1] [--port 0] [--max-page-size 1000] [--latency-ms 0] [--prerender-page-size N]
@@ -27,6 +27,7 @@ import { parseSampleApiArgs } from './args.ts';
 import { createSampleDataset, type SampleContact, type SampleDataset, type SampleOrder } from './dataset.ts';
 import { corruptRow, FaultState, PROXY_ERROR_PAGE, type FaultOptions } from './faults.ts';
 import { propertyAddressesOf } from './generate.ts';
+import { MatchCache } from './matches.ts';
 import { pageBody, prerender, type Endpoint } from './prerender.ts';
 import { samplePreviewFor } from './previews.ts';
 import {
@@ -39,6 +40,7 @@ import {
   parseOrderQuery,
   QueryError,
 } from './query.ts';
+import { sendError } from './reply.ts';
 
 export { parseSampleApiArgs } from './args.ts';
 export type { FaultOptions } from './faults.ts';
@@ -115,16 +117,6 @@ export interface SampleApi {
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const buf = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(buf.length), ...headers });
-  res.end(buf);
-}
-
-function sendError(res: http.ServerResponse, status: number, error: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { message, error, ...extra }, headers);
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 
@@ -186,39 +178,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   let faultCount = 0;
   const byEndpoint = { contacts: 0, orders: 0 };
   let previews = 0;
-  const matchCache = new Map<string, Int32Array>();
-
-  /**
-   * Ids (as numbers) of the rows matching a filter, in served order; cached for the last 4 queries.
-   * `accountId` (from `meta.account_id`) is checked first without generating rows; `test` (when
-   * other filters exist) runs on the id, generating the row only when a filter needs it.
-   */
-  const matchingIds = (endpoint: Endpoint, key: string, accountId: string | null, test: ((id: string) => boolean) | null): Int32Array => {
-    const cacheKey = `${endpoint}|${dataset.version}|${key}`;
-    const hit = matchCache.get(cacheKey);
-    if (hit) {
-      matchCache.delete(cacheKey);
-      matchCache.set(cacheKey, hit);
-      return hit;
-    }
-    let ids = new Int32Array(1024);
-    let n = 0;
-    const idList = endpoint === 'contacts' ? dataset.contactIds() : dataset.orderIds();
-    for (const id of idList) {
-      if (accountId !== null && dataset.accountIdOf(endpoint, id) !== accountId) continue;
-      if (test && !test(id)) continue;
-      if (n === ids.length) {
-        const grown = new Int32Array(ids.length * 2);
-        grown.set(ids);
-        ids = grown;
-      }
-      ids[n++] = Number(id);
-    }
-    const result = ids.slice(0, n);
-    matchCache.set(cacheKey, result);
-    while (matchCache.size > 4) matchCache.delete(matchCache.keys().next().value as string);
-    return result;
-  };
+  const matches = new MatchCache(dataset);
 
   /** Splits `meta.account_id` off the other filters; `rest` is null when no other filter is left. */
   const splitAccount = <Q extends { meta: [string, string][] }>(q: Q, hasFilter: (q: Q) => boolean): { accountId: string | null; rest: Q | null } => {
@@ -240,7 +200,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
       } else {
         const { accountId, rest } = splitAccount(q, hasContactFilter);
         const test = (id: string) => contactMatches(rest!, dataset.contactHidden(id)!, () => dataset.contactById(id)!);
-        const ids = matchingIds('contacts', filterKey(q), accountId, rest && test);
+        const ids = matches.ids('contacts', filterKey(q), accountId, rest && test);
         count = ids.length;
         rows = [];
         for (const id of ids.subarray(Math.min(offset, ids.length), Math.min(offset + q.pageSize, ids.length))) {
@@ -259,7 +219,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
     }
     const { accountId, rest } = splitAccount(q, hasOrderFilter);
     const test = (id: string) => orderMatches(rest!, dataset.orderHidden(id)!, () => dataset.orderById(id)!);
-    const ids = matchingIds('orders', filterKey(q), accountId, rest && test);
+    const ids = matches.ids('orders', filterKey(q), accountId, rest && test);
     const rows: SampleOrder[] = [];
     for (const id of ids.subarray(Math.min(offset, ids.length), Math.min(offset + q.pageSize, ids.length))) {
       const row = dataset.orderById(String(id));
