@@ -51,4 +51,9 @@ export class MatchCache {
     while (this.#entries.size > KEPT) this.#entries.delete(this.#entries.keys().next().value as string);
     return result;
   }
+
+  /** Forgets every kept result (none would be served again once the dataset changed). */
+  clear(): void {
+    this.#entries.clear();
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * The sample API's JSON answers (server.ts): a body with its length, and the error shape
- * `{ "message": <text>, "error": <CODE>, …extra }` every error answer uses.
+ * `{ "message": <text>, "error": <CODE>, …extra }` every error answer uses; and the bearer token a
+ * request carries.
  */
 import type http from 'node:http';
 
@@ -14,4 +15,10 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
 /** Answers `status` with `{ message, error, ...extra }` (`error` an upper-case code such as BAD_REQUEST). */
 export function sendError(res: http.ServerResponse, status: number, error: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
   sendJson(res, status, { message, error, ...extra }, headers);
+}
+
+/** The bearer token of a request's `Authorization` header, or null when it carries none. */
+export function bearerOf(req: http.IncomingMessage): string | null {
+  const auth = req.headers.authorization;
+  return typeof auth === 'string' && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() : null;
 }

@@ -3,7 +3,8 @@
  * `http://127.0.0.1:<port>/api/v1`, in the §2.1 envelope, over the deterministic dataset of
  * `dataset.ts`, with the switchable faults of `faults.ts`. It is also the image host of the sample
  * templates: `GET /templates/<id>/thumb.png` (previews.ts), the orders' `template.thumbnailUrl`,
- * without tokens or faults.
+ * without tokens or faults; and it has a control route outside the API, `POST /sample/advance?days=N`
+ * (control.ts), which moves the data's clock on (the handle's `advanceClock` does the same).
  *
  * Behaviour where the spec is silent (documented in docs/service-api-notes.md):
  *  - rows are served newest first; `/contacts/` and `/orders` (trailing slash or not) both work;
@@ -24,7 +25,8 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { parseSampleApiArgs } from './args.ts';
-import { createSampleDataset, type SampleContact, type SampleDataset, type SampleOrder } from './dataset.ts';
+import { createSampleDataset, type SampleClockAdvance, type SampleContact, type SampleDataset, type SampleOrder } from './dataset.ts';
+import { answerControl, isControlPath } from './control.ts';
 import { corruptRow, FaultState, PROXY_ERROR_PAGE, type FaultOptions } from './faults.ts';
 import { propertyAddressesOf } from './generate.ts';
 import { MatchCache } from './matches.ts';
@@ -40,11 +42,12 @@ import {
   parseOrderQuery,
   QueryError,
 } from './query.ts';
-import { sendError } from './reply.ts';
+import { bearerOf, sendError } from './reply.ts';
 
 export { parseSampleApiArgs } from './args.ts';
 export type { FaultOptions } from './faults.ts';
-export type { SampleDataset } from './dataset.ts';
+export type { SampleClockAdvance, SampleDataset } from './dataset.ts';
+export { SAMPLE_ADVANCE_PATH } from './control.ts';
 
 /** Bearer token the sample API accepts by default (JWT-shaped, not a secret: sample data only). */
 export const SAMPLE_ACCESS_TOKEN =
@@ -105,11 +108,19 @@ export interface SampleApi {
   setFaults(faults: FaultOptions): void;
   /** The data being served; edits show up in the next answers. */
   dataset: SampleDataset;
+  /**
+   * Moves the served data's clock forward by `days` whole days (dataset.ts `advanceClock`, which
+   * says what moves); the next answers serve the moved data, from no page prerendered or filter
+   * result cached before. `POST {origin}/sample/advance?days=N` does the same over HTTP.
+   * @returns the sample API's record of the fields that changed
+   * @throws RangeError when `days` is not a whole number from 1 to 365
+   */
+  advanceClock(days: number): SampleClockAdvance;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
   /**
-   * API requests seen (every request but the preview images, including faulted ones), faults
-   * injected, and preview images served.
+   * API requests seen (every request but the preview images and the control route, including
+   * faulted ones), faults injected, and preview images served.
    */
   stats(): { requests: number; faults: number; byEndpoint: { contacts: number; orders: number }; previews: number };
 }
@@ -179,6 +190,13 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   const byEndpoint = { contacts: 0, orders: 0 };
   let previews = 0;
   const matches = new MatchCache(dataset);
+  const advanceClock = (days: number): SampleClockAdvance => {
+    const record = dataset.advanceClock(days);
+    // The version the advance bumped already keeps both from answering; this frees their memory.
+    prerendered = undefined;
+    matches.clear();
+    return record;
+  };
 
   /** Splits `meta.account_id` off the other filters; `rest` is null when no other filter is left. */
   const splitAccount = <Q extends { meta: [string, string][] }>(q: Q, hasFilter: (q: Q) => boolean): { accountId: string | null; rest: Q | null } => {
@@ -256,6 +274,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
       res.end(preview);
       return;
     }
+    if (isControlPath(path)) return answerControl(req, res, url, { accessToken, advanceClock });
     requests++;
     let endpoint: Endpoint | null = null;
     if (path === `${SAMPLE_API_BASE_PATH}/contacts` || path === `${SAMPLE_API_BASE_PATH}/contacts/`) endpoint = 'contacts';
@@ -288,8 +307,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
         break;
     }
 
-    const auth = req.headers.authorization;
-    const bearer = typeof auth === 'string' && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() : null;
+    const bearer = bearerOf(req);
     if (bearer !== accessToken) {
       return sendError(res, 401, 'UNAUTHORIZED', bearer === null ? 'Missing bearer token in the Authorization header.' : 'The bearer token is not valid.');
     }
@@ -327,6 +345,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   return {
     baseUrl: `${origin}${SAMPLE_API_BASE_PATH}`,
     dataset,
+    advanceClock,
     setFaults: (f) => faults.set(f),
     stats: () => ({ requests, faults: faultCount, byEndpoint: { ...byEndpoint }, previews }),
     close,
