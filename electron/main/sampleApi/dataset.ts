@@ -26,6 +26,11 @@
  * over the 7 years before its day and last mailed within the year before it, orders created over
  * the 12 months before it, with statuses where the clock stands in each order's timeline. The data
  * is a function of the seed, the counts and the clock's UTC day.
+ *
+ * `advanceClock` moves the dataset's *now* on by whole days, as the real service's data moves
+ * between two syncs (advance.ts): statuses, tracking codes and deliveries follow the new now, and a
+ * few contacts move house through the edit overlay; the layout (every time, id and other field)
+ * stays where the clock's day put it. Without an advance, every row is what the generator makes.
  */
 import {
   accountIdOf,
@@ -37,9 +42,10 @@ import {
   type SampleContact,
   type SampleOrder,
 } from './generate.ts';
+import { advancedOrder, moveOf, moversOn, orderChanges, orderMoves, ownsAddress } from './advance.ts';
 import { contactHiddenOf, orderHiddenOf, type ContactHidden, type OrderHidden } from './hidden.ts';
 import { Overlay } from './overlay.ts';
-import { asOfMs } from './timeline.ts';
+import { asOfMs, DAY_MS } from './timeline.ts';
 
 export type { ContactHidden, OrderHidden } from './hidden.ts';
 
@@ -60,16 +66,57 @@ export interface SampleDatasetOptions {
   previewOrigin?: string;
   /**
    * The dataset's clock: its times are laid out to end at the start of this instant's UTC day
-   * (timeline.ts). Read once; the data does not move while the dataset lives. @default the time of creation
+   * (timeline.ts). Read once; the data moves only when `advanceClock` moves its now. @default the time of creation
    */
   clock?: Date;
+}
+
+/** A JSON value of a field the clock moved, before or after. */
+export type SampleFieldValue = string | number | boolean | null;
+
+/** One field of an order that an advance changed: the order's or one recipient's. */
+export interface SampleOrderChange {
+  /** The order's `id`. */
+  id: string;
+  /** The record's own field name: `status` of the order; `trackingCode`, `isDelivered` or `status` of a recipient. */
+  field: string;
+  /** The recipient's `id` (`contacts[].id`) for a recipient field; absent for the order's own. */
+  recipientId?: string;
+  from: SampleFieldValue;
+  to: SampleFieldValue;
+}
+
+/** One field of a contact that an advance changed (`address1`, `address2`, `city`, `state`, `zip`). */
+export interface SampleContactChange {
+  /** The contact's `id`. */
+  id: string;
+  field: string;
+  from: SampleFieldValue;
+  to: SampleFieldValue;
+}
+
+/**
+ * The sample API's own record of one {@link SampleDataset.advanceClock}: every field of a served row
+ * that differs after it from before it, with both values, and nothing else (no hidden state, no
+ * recipient's `contact` snapshot, which does not change). Orders and contacts are listed in served
+ * order (newest first), an order's own field before its recipients'.
+ */
+export interface SampleClockAdvance {
+  /** The days the clock moved (1 … 365). */
+  days: number;
+  /** The dataset's new now, an ISO timestamp (the start of a UTC day). */
+  now: string;
+  orders: SampleOrderChange[];
+  contacts: SampleContactChange[];
 }
 
 /** The dataset behind the sample API. Positions are 0-based in served (newest-first) order. */
 export interface SampleDataset {
   readonly seed: number;
-  /** The start of the UTC day of the dataset's clock: every base row's times lie before it. */
+  /** The start of the UTC day of the dataset's clock: every base row's times lie before it. It stays put when the clock is advanced. */
   readonly asOf: Date;
+  /** The dataset's now: `asOf` until {@link advanceClock} moves it, then that many whole days later. */
+  readonly now: Date;
   /** Current number of contacts (base − deleted + added). */
   readonly contactCount: number;
   /** Current number of orders (base − deleted + added). */
@@ -121,6 +168,20 @@ export interface SampleDataset {
   setContactHidden(id: string, patch: Partial<ContactHidden>): boolean;
   /** Changes an order's hidden state; returns false when there is no such order. */
   setOrderHidden(id: string, patch: Partial<OrderHidden>): boolean;
+  /**
+   * Moves the dataset's now forward by `days` whole days (two calls add up), as the real service's
+   * data moves on between two syncs. Each live order's `status` becomes where the new now stands in
+   * its timeline (ON_HOLD and CANCELED stay), with its hidden processing time and payment status;
+   * recipients of orders that come into process may get a `trackingCode`, those of orders that
+   * settle may become delivered; about 0.5 % of the live contacts (at least 1) get a new address,
+   * written as patches. Creation and delivery dates, ids and every other field stay; edits made
+   * before (patches, hidden-state changes) keep winning. Walks every order once; the memory it
+   * keeps is the moved contacts' patches.
+   * @param days a whole number from 1 to 365
+   * @returns what changed in the served rows (only real changes)
+   * @throws RangeError when `days` is not a whole number from 1 to 365
+   */
+  advanceClock(days: number): SampleClockAdvance;
 }
 /**
  * Creates a dataset. Fast at any scale (nothing is generated up front).
@@ -140,6 +201,8 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
   const contacts = new Overlay(contactsBase);
   const orders = new Overlay(ordersBase);
   let version = 0;
+  /** The dataset's now, epoch ms: `asOf` plus the days the clock was advanced. */
+  let now = asOf;
   const contactHiddenPatches = new Map<number, Partial<ContactHidden>>();
   const orderHiddenPatches = new Map<number, Partial<OrderHidden>>();
 
@@ -148,10 +211,12 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
     const patch = contacts.patches.get(seq);
     return patch ? (Object.assign(row, patch, { id: row.id }) as SampleContact) : row;
   };
-  const orderOf = (seq: number): SampleOrder => {
-    const row = generateOrder(seed, seq, ordersBase, contactsBase, previewOrigin, asOf);
+  /** Order `seq` as served at `at` (epoch ms): generated at the dataset's day, moved on to `at`, patched. */
+  const orderOf = (seq: number, at = now, generated = generateOrder(seed, seq, ordersBase, contactsBase, previewOrigin, asOf)): SampleOrder => {
+    const row = advancedOrder(generated, seed, seq, ordersBase, asOf, at);
     const patch = orders.patches.get(seq);
-    return patch ? (Object.assign(row, patch, { id: row.id }) as SampleOrder) : row;
+    // A new object when advanced: `generated` may be served at another time as well.
+    return patch ? ({ ...row, ...patch, id: row.id } as SampleOrder) : row;
   };
   const contactSeq = (id: string) => (/^\d{1,15}$/.test(id) ? Number(id) - CONTACT_ID_BASE : -1);
   const orderSeq = (id: string) => (/^\d{1,15}$/.test(id) ? Number(id) - ORDER_ID_BASE : -1);
@@ -183,9 +248,12 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
       return version;
     },
     contactAt: (position) => contactOf(contacts.seqAt(position)),
+    get now() {
+      return new Date(now);
+    },
     orderAt: (position) => orderOf(orders.seqAt(position)),
     contactsFrom: (position, n) => contacts.seqsFrom(position, n).map(contactOf),
-    ordersFrom: (position, n) => orders.seqsFrom(position, n).map(orderOf),
+    ordersFrom: (position, n) => orders.seqsFrom(position, n).map((seq) => orderOf(seq)),
     contactById: (id) => (contacts.isLive(contactSeq(id)) ? contactOf(contactSeq(id)) : null),
     orderById: (id) => (orders.isLive(orderSeq(id)) ? orderOf(orderSeq(id)) : null),
     *contacts() {
@@ -235,7 +303,7 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
     orderHidden(id) {
       const seq = orderSeq(id);
       if (!orders.isLive(seq)) return null;
-      const hidden = orderHiddenOf(seed, seq, ordersBase, asOf);
+      const hidden = orderHiddenOf(seed, seq, ordersBase, asOf, now);
       const p = orderHiddenPatches.get(seq);
       return p ? { ...hidden, ...p } : hidden;
     },
@@ -252,6 +320,28 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
       orderHiddenPatches.set(seq, { ...orderHiddenPatches.get(seq), ...p });
       version++;
       return true;
+    },
+    advanceClock(days) {
+      if (!Number.isInteger(days) || days < 1 || days > 365) throw new RangeError(`advanceClock takes a whole number of days from 1 to 365 (got ${days})`);
+      const from = now;
+      const to = now + days * DAY_MS;
+      const orderList: SampleOrderChange[] = [];
+      for (const seq of orders.seqs()) {
+        if (!orderMoves(seed, seq, ordersBase, asOf, from, to)) continue;
+        const generated = generateOrder(seed, seq, ordersBase, contactsBase, previewOrigin, asOf);
+        orderChanges(orderOf(seq, from, generated), orderOf(seq, to, generated), orderList);
+      }
+      const day = to / DAY_MS;
+      const contactList: SampleContactChange[] = [];
+      for (const seq of moversOn(seed, day, contacts.count, (position) => contacts.seqAt(position), (s) => !ownsAddress(contacts.patches.get(s)))) {
+        const current = contactOf(seq);
+        const move = moveOf(seed, seq, day, current);
+        for (const [field, value] of Object.entries(move)) contactList.push({ id: current.id, field, from: current[field as keyof typeof move], to: value });
+        contacts.patches.set(seq, { ...contacts.patches.get(seq), ...move });
+      }
+      now = to;
+      version++;
+      return { days, now: new Date(now).toISOString(), orders: orderList, contacts: contactList };
     },
   };
 }

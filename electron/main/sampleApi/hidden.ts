@@ -91,11 +91,14 @@ export function contactHiddenOf(seed: number, seq: number, base: number, asOf: n
 
 /**
  * The hidden state of order `seq` (before any change made with the dataset's `setOrderHidden`).
+ * The processing time and payment status follow the status at `now`; the payment status takes the
+ * same draw at any time, so an order that starts processing keeps PAID or becomes it.
  * @param base number of base orders (as for generate.ts `generateOrder`)
  * @param asOf the dataset's day, epoch ms (timeline.ts `asOfMs`)
+ * @param now the dataset's now, epoch ms, at or after `asOf` (dataset.ts `advanceClock`) @default asOf
  */
-export function orderHiddenOf(seed: number, seq: number, base: number, asOf: number): OrderHidden {
-  const { createdMs, processedMs, status } = orderTimeline(seed, seq, base, asOf);
+export function orderHiddenOf(seed: number, seq: number, base: number, asOf: number, now: number = asOf): OrderHidden {
+  const { createdMs, processedMs, status } = orderTimeline(seed, seq, base, asOf, now);
   const r = new Rng(hash32(seed ^ 0x1b873593, seq));
   return {
     createdAt: new Date(createdMs).toISOString(),

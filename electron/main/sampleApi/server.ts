@@ -3,7 +3,8 @@
  * `http://127.0.0.1:<port>/api/v1`, in the §2.1 envelope, over the deterministic dataset of
  * `dataset.ts`, with the switchable faults of `faults.ts`. It is also the image host of the sample
  * templates: `GET /templates/<id>/thumb.png` (previews.ts), the orders' `template.thumbnailUrl`,
- * without tokens or faults.
+ * without tokens or faults; and it has a control route outside the API, `POST /sample/advance?days=N`
+ * (control.ts), which moves the data's clock on (the handle's `advanceClock` does the same).
  *
  * Behaviour where the spec is silent (documented in docs/service-api-notes.md):
  *  - rows are served newest first; `/contacts/` and `/orders` (trailing slash or not) both work;
@@ -14,7 +15,7 @@
  *  - filters see each row's hidden state (hidden.ts: address and last-mailed status, payment status,
  *    source, …), which the rows never carry, as the real service's records do not;
  *  - a filtered query scans the dataset once and keeps the matching ids (4 bytes each) in a small
- *    cache of the last 4 queries, so paging through a filtered result does not rescan.
+ *    cache of the last 4 queries, so paging through a filtered result does not rescan (matches.ts).
  *
  * Run directly (Node 24, type stripping): `node electron/main/sampleApi/server.ts --contacts 100000
  * --orders 20000 [--seed 1] [--port 0] [--max-page-size 1000] [--latency-ms 0] [--prerender-page-size N]
@@ -24,9 +25,11 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { parseSampleApiArgs } from './args.ts';
-import { createSampleDataset, type SampleContact, type SampleDataset, type SampleOrder } from './dataset.ts';
+import { createSampleDataset, type SampleClockAdvance, type SampleContact, type SampleDataset, type SampleOrder } from './dataset.ts';
+import { answerControl, isControlPath } from './control.ts';
 import { corruptRow, FaultState, PROXY_ERROR_PAGE, type FaultOptions } from './faults.ts';
 import { propertyAddressesOf } from './generate.ts';
+import { MatchCache } from './matches.ts';
 import { pageBody, prerender, type Endpoint } from './prerender.ts';
 import { samplePreviewFor } from './previews.ts';
 import {
@@ -39,10 +42,12 @@ import {
   parseOrderQuery,
   QueryError,
 } from './query.ts';
+import { bearerOf, sendError } from './reply.ts';
 
 export { parseSampleApiArgs } from './args.ts';
 export type { FaultOptions } from './faults.ts';
-export type { SampleDataset } from './dataset.ts';
+export type { SampleClockAdvance, SampleDataset } from './dataset.ts';
+export { SAMPLE_ADVANCE_PATH } from './control.ts';
 
 /** Bearer token the sample API accepts by default (JWT-shaped, not a secret: sample data only). */
 export const SAMPLE_ACCESS_TOKEN =
@@ -103,27 +108,25 @@ export interface SampleApi {
   setFaults(faults: FaultOptions): void;
   /** The data being served; edits show up in the next answers. */
   dataset: SampleDataset;
+  /**
+   * Moves the served data's clock forward by `days` whole days (dataset.ts `advanceClock`, which
+   * says what moves); the next answers serve the moved data, from no page prerendered or filter
+   * result cached before. `POST {origin}/sample/advance?days=N` does the same over HTTP.
+   * @returns the sample API's record of the fields that changed
+   * @throws RangeError when `days` is not a whole number from 1 to 365
+   */
+  advanceClock(days: number): SampleClockAdvance;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
   /**
-   * API requests seen (every request but the preview images, including faulted ones), faults
-   * injected, and preview images served.
+   * API requests seen (every request but the preview images and the control route, including
+   * faulted ones), faults injected, and preview images served.
    */
   stats(): { requests: number; faults: number; byEndpoint: { contacts: number; orders: number }; previews: number };
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const buf = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(buf.length), ...headers });
-  res.end(buf);
-}
-
-function sendError(res: http.ServerResponse, status: number, error: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { message, error, ...extra }, headers);
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -186,38 +189,13 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   let faultCount = 0;
   const byEndpoint = { contacts: 0, orders: 0 };
   let previews = 0;
-  const matchCache = new Map<string, Int32Array>();
-
-  /**
-   * Ids (as numbers) of the rows matching a filter, in served order; cached for the last 4 queries.
-   * `accountId` (from `meta.account_id`) is checked first without generating rows; `test` (when
-   * other filters exist) runs on the id, generating the row only when a filter needs it.
-   */
-  const matchingIds = (endpoint: Endpoint, key: string, accountId: string | null, test: ((id: string) => boolean) | null): Int32Array => {
-    const cacheKey = `${endpoint}|${dataset.version}|${key}`;
-    const hit = matchCache.get(cacheKey);
-    if (hit) {
-      matchCache.delete(cacheKey);
-      matchCache.set(cacheKey, hit);
-      return hit;
-    }
-    let ids = new Int32Array(1024);
-    let n = 0;
-    const idList = endpoint === 'contacts' ? dataset.contactIds() : dataset.orderIds();
-    for (const id of idList) {
-      if (accountId !== null && dataset.accountIdOf(endpoint, id) !== accountId) continue;
-      if (test && !test(id)) continue;
-      if (n === ids.length) {
-        const grown = new Int32Array(ids.length * 2);
-        grown.set(ids);
-        ids = grown;
-      }
-      ids[n++] = Number(id);
-    }
-    const result = ids.slice(0, n);
-    matchCache.set(cacheKey, result);
-    while (matchCache.size > 4) matchCache.delete(matchCache.keys().next().value as string);
-    return result;
+  const matches = new MatchCache(dataset);
+  const advanceClock = (days: number): SampleClockAdvance => {
+    const record = dataset.advanceClock(days);
+    // The version the advance bumped already keeps both from answering; this frees their memory.
+    prerendered = undefined;
+    matches.clear();
+    return record;
   };
 
   /** Splits `meta.account_id` off the other filters; `rest` is null when no other filter is left. */
@@ -240,7 +218,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
       } else {
         const { accountId, rest } = splitAccount(q, hasContactFilter);
         const test = (id: string) => contactMatches(rest!, dataset.contactHidden(id)!, () => dataset.contactById(id)!);
-        const ids = matchingIds('contacts', filterKey(q), accountId, rest && test);
+        const ids = matches.ids('contacts', filterKey(q), accountId, rest && test);
         count = ids.length;
         rows = [];
         for (const id of ids.subarray(Math.min(offset, ids.length), Math.min(offset + q.pageSize, ids.length))) {
@@ -259,7 +237,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
     }
     const { accountId, rest } = splitAccount(q, hasOrderFilter);
     const test = (id: string) => orderMatches(rest!, dataset.orderHidden(id)!, () => dataset.orderById(id)!);
-    const ids = matchingIds('orders', filterKey(q), accountId, rest && test);
+    const ids = matches.ids('orders', filterKey(q), accountId, rest && test);
     const rows: SampleOrder[] = [];
     for (const id of ids.subarray(Math.min(offset, ids.length), Math.min(offset + q.pageSize, ids.length))) {
       const row = dataset.orderById(String(id));
@@ -296,6 +274,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
       res.end(preview);
       return;
     }
+    if (isControlPath(path)) return answerControl(req, res, url, { accessToken, advanceClock });
     requests++;
     let endpoint: Endpoint | null = null;
     if (path === `${SAMPLE_API_BASE_PATH}/contacts` || path === `${SAMPLE_API_BASE_PATH}/contacts/`) endpoint = 'contacts';
@@ -328,8 +307,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
         break;
     }
 
-    const auth = req.headers.authorization;
-    const bearer = typeof auth === 'string' && /^bearer\s+/i.test(auth) ? auth.replace(/^bearer\s+/i, '').trim() : null;
+    const bearer = bearerOf(req);
     if (bearer !== accessToken) {
       return sendError(res, 401, 'UNAUTHORIZED', bearer === null ? 'Missing bearer token in the Authorization header.' : 'The bearer token is not valid.');
     }
@@ -367,6 +345,7 @@ export async function startSampleApi(options: SampleApiOptions): Promise<SampleA
   return {
     baseUrl: `${origin}${SAMPLE_API_BASE_PATH}`,
     dataset,
+    advanceClock,
     setFaults: (f) => faults.set(f),
     stats: () => ({ requests, faults: faultCount, byEndpoint: { ...byEndpoint }, previews }),
     close,

@@ -12,6 +12,9 @@
  *    starts 1–20 hours into that day and its letters go out 1–5 days after. Its status is where the
  *    clock stands in that: SCHEDULED before processing starts, PROCESSING until the letters go out,
  *    MAILED after; besides, 4 % are CANCELED and 5 % ON_HOLD whatever their age.
+ * The dataset's *now* starts at `asOf` and moves only when the dataset's clock is advanced
+ * (dataset.ts `advanceClock`): the layout above stays where `asOf` put it, and the status is read
+ * where now stands in it ({@link orderStateAt}).
  * §3 gives the integer status codes no meaning and the service publishes no table, so the sample API
  * fixes one ({@link SAMPLE_STATUS_CODES}): every order of code c falls in the `orderStatus` filter
  * value named c, which is how a client can learn the names.
@@ -83,33 +86,58 @@ export function ymd(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** What the clock makes of one order. */
-export interface OrderTimeline {
-  /** Creation time, epoch ms. */
-  createdMs: number;
-  /** The order status name at the dataset's clock. */
+/** Where now stands in an order's timeline. */
+export interface OrderState {
+  /** The order status name at now. */
   status: OrderStatus;
   /** Its §2.3 `status` code ({@link SAMPLE_STATUS_CODES}). */
   code: number;
   /** When processing started (epoch ms): set for PROCESSING and MAILED orders only. */
   processedMs: number | null;
+  /** Whether its letters went out at least 3 days before now (only then can one be delivered). */
+  settled: boolean;
+}
+
+/**
+ * The state of an order of timeline `t` at `now` (epoch ms), from its processing and mailing times:
+ * CANCELED and ON_HOLD orders stay so at any time. Cheap (no draw), so that moving the clock can
+ * read every order's state at two times.
+ */
+export function orderStateAt(t: Pick<OrderTimeline, 'status' | 'processingStartMs' | 'mailedMs'>, now: number): OrderState {
+  const status: OrderStatus =
+    t.status === 'CANCELED' || t.status === 'ON_HOLD' ? t.status : now < t.processingStartMs ? 'SCHEDULED' : now < t.mailedMs ? 'PROCESSING' : 'MAILED';
+  return {
+    status,
+    code: SAMPLE_STATUS_CODES[status],
+    processedMs: status === 'PROCESSING' || status === 'MAILED' ? t.processingStartMs : null,
+    settled: status === 'MAILED' && now - t.mailedMs >= 3 * DAY_MS,
+  };
+}
+
+/** What the clock makes of one order at one *now* (the dataset's day unless advanced). */
+export interface OrderTimeline extends OrderState {
+  /** Creation time, epoch ms. */
+  createdMs: number;
   /** The order's campaign (0-based index). */
   campaignIndex: number;
   /** The campaign's `scheduleType` is `scheduled`. */
   scheduled: boolean;
   /** The campaign's `deliveryDate` (YYYY-MM-DD) when scheduled, else null. */
   deliveryDate: string | null;
-  /** Whether its letters went out at least 3 days before the clock (only then can one be delivered). */
-  settled: boolean;
+  /** When processing starts (epoch ms), whatever the status: the status follows from it and `mailedMs`. */
+  processingStartMs: number;
+  /** When the letters go out (epoch ms), whatever the status. */
+  mailedMs: number;
   /** The row's generator and the campaign's, each past the draws made here (generate.ts goes on with them). */
   rngs: { order: Rng; campaign: Rng };
 }
 
 /**
- * The timeline of order `seq` of `base` at the day `asOf` (see the module comment); a few draws,
- * no row generated, so the hidden state and the filters can read it quickly.
+ * The timeline of order `seq` of `base` laid out at the day `asOf` (see the module comment), with its
+ * state at `now`; a few draws, no row generated, so the hidden state and the filters can read it quickly.
+ * @param now epoch ms, at or after `asOf` (the dataset's advanced clock) @default asOf
  */
-export function orderTimeline(seed: number, seq: number, base: number, asOf: number): OrderTimeline {
+export function orderTimeline(seed: number, seq: number, base: number, asOf: number, now: number = asOf): OrderTimeline {
   const order = orderRng(seed, seq);
   const createdMs = spread(seq, base, order.next(), asOf, ORDER_SPAN_MS);
   const roll = order.next();
@@ -119,21 +147,18 @@ export function orderTimeline(seed: number, seq: number, base: number, asOf: num
   const offsetDays = campaign.range(1, 30);
   const deliveryDate = scheduled ? ymd(createdMs + offsetDays * DAY_MS) : null;
   const t = new Rng(hash32(seed ^ 0x68e31da4, seq));
-  const processingMs = (deliveryDate === null ? createdMs : Date.parse(`${deliveryDate}T00:00:00.000Z`)) + t.range(1, 20) * HOUR_MS;
-  const mailedMs = processingMs + t.range(1, 5) * DAY_MS;
-  let status: OrderStatus;
-  if (roll < 0.04) status = 'CANCELED';
-  else if (roll < 0.09) status = 'ON_HOLD';
-  else status = asOf < processingMs ? 'SCHEDULED' : asOf < mailedMs ? 'PROCESSING' : 'MAILED';
+  const processingStartMs = (deliveryDate === null ? createdMs : Date.parse(`${deliveryDate}T00:00:00.000Z`)) + t.range(1, 20) * HOUR_MS;
+  const mailedMs = processingStartMs + t.range(1, 5) * DAY_MS;
+  // A time-driven status here is a placeholder that orderStateAt replaces.
+  const fixed: OrderStatus = roll < 0.04 ? 'CANCELED' : roll < 0.09 ? 'ON_HOLD' : 'SCHEDULED';
   return {
     createdMs,
-    status,
-    code: SAMPLE_STATUS_CODES[status],
-    processedMs: status === 'PROCESSING' || status === 'MAILED' ? processingMs : null,
+    ...orderStateAt({ status: fixed, processingStartMs, mailedMs }, now),
     campaignIndex,
     scheduled,
     deliveryDate,
-    settled: status === 'MAILED' && asOf - mailedMs >= 3 * DAY_MS,
+    processingStartMs,
+    mailedMs,
     rngs: { order, campaign },
   };
 }
