@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { registerLocaleKey } from './collation.ts';
+import { attachHistoryOnOpen } from './history.ts';
 
 /** An open snapshot: `db` reads it; {@link Snapshot.end} ends the transaction and closes `db`. */
 export interface Snapshot {
@@ -29,6 +30,8 @@ export function openSnapshot(db: Database.Database): Snapshot {
     // whole file into the process (mapped pages count as its memory).
     reader.pragma('cache_size = -8192');
     reader.pragma('mmap_size = 0');
+    // The observed history, for the filters that read it (the orders delivered since a day).
+    attachHistoryOnOpen(reader, true);
   }
   let open = true;
   try {
