@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../../shared/contract.ts';
-import { describeObservation, latestByRecipient, spanText } from '../../renderer/src/lib/timeline.ts';
+import { describeObservation, describeTimeline, latestByRecipient, spanText } from '../../renderer/src/lib/timeline.ts';
 import { formatWhen } from '../../renderer/src/lib/format.ts';
 import { STATUS_COLOURS } from '../../shared/statusCodes.ts';
 
@@ -27,6 +27,16 @@ describe('describeObservation', () => {
     expect(words(o('record', 'present', 'absent'))).toBe('No longer listed by the service');
     expect(words(o('record', 'absent', 'present'))).toBe('Listed by the service');
     expect(describeObservation(o('status', 2, 4), context).between).toBe(spanText(span));
+  });
+
+  it('makes one "Moved" entry of the address fields a sync saw change, newest sync first', () => {
+    const later = { after: span.atOrBefore, atOrBefore: '2026-12-03T08:00:00.000Z' };
+    const entries = describeTimeline([
+      o('zip', '55480', '63126'), o('address1', '6129 Spring Ter', '5711 Ridge Ct'), o('city', 'Minneapolis', 'St. Louis'), o('ContactLabels', [], [{ id: '2', title: 'Absentee' }]),
+      { ...o('address2', null, 'Apt 4'), ...later },
+    ]);
+    expect(entries.map((e) => e.what)).toEqual(['Line 2: — → Apt 4', 'Moved: 6129 Spring Ter · Minneapolis · 55480 → 5711 Ridge Ct · St. Louis · 63126', 'Labels: none → Absentee']);
+    expect(entries[1]!.between).toBe(spanText(span));
   });
 
   it('finds the newest delivery of each recipient', () => {

@@ -46,6 +46,13 @@ export function formatDate(iso: string | null | undefined): string {
   return d ? dateFmt.format(d) : iso;
 }
 
+/** ISO timestamp → its local day, short: "Mar 4" this year, else "Mar 4, 2025"; "" for null/invalid. */
+export function formatDay(iso: string | null | undefined): string {
+  const d = parse(iso);
+  if (!d) return '';
+  return d.getFullYear() === new Date().getFullYear() ? dayFmt.format(d) : dateFmt.format(d);
+}
+
 /**
  * A short "when": "10:42" today, "Mar 4, 10:42" this year, else the full date and time.
  */
@@ -101,12 +108,12 @@ export function jsonText(value: unknown): string {
 
 /** A size in bytes in the largest unit under 1,000 of it, decimal like the OS's file sizes: "812 B", "4.1 kB", "2.3 MB". */
 export function formatBytes(bytes: number): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+  const units = ['B', 'kB', 'MB', 'GB'] as const;
   let value = Math.max(0, bytes);
   let unit = 0;
   while (value >= 1000 && unit < units.length - 1) {
     value /= 1000;
     unit++;
   }
-  return new Intl.NumberFormat(undefined, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
 }

@@ -55,6 +55,32 @@ export function describeObservation(o: Observation, context: TimelineContext = {
   return { what, between, atOrBefore: o.atOrBefore };
 }
 
+/** A contact's address fields, in the order an address is written. */
+const ADDRESS_FIELDS = ['address1', 'address2', 'city', 'state', 'zip'] as const;
+
+/**
+ * A record's timeline in words, newest sync first: the address fields one sync saw change become
+ * one "Moved" entry ("Moved: 1 Oak St · Springfield → 12 New Road · Chicago"), in the order an
+ * address is written; every other observation is one entry ({@link describeObservation}).
+ */
+export function describeTimeline(timeline: readonly Observation[], context: TimelineContext = {}): TimelineEntry[] {
+  const bySync = new Map<string, Observation[]>();
+  for (const o of timeline) {
+    const key = `${o.after}|${o.atOrBefore}`;
+    bySync.set(key, [...(bySync.get(key) ?? []), o]);
+  }
+  const entries: TimelineEntry[] = [];
+  for (const group of [...bySync.values()].reverse()) {
+    const moved = ADDRESS_FIELDS.flatMap((f) => group.filter((o) => o.field === f && o.recipientId === undefined));
+    if (moved.length > 1) {
+      const side = (which: 'from' | 'to') => moved.map((o) => valueText(o[which])).join(' · ');
+      entries.push({ what: `Moved: ${side('from')} → ${side('to')}`, between: spanText(group[0]!), atOrBefore: group[0]!.atOrBefore });
+    }
+    for (const o of group) if (moved.length <= 1 || !moved.includes(o)) entries.push(describeObservation(o, context));
+  }
+  return entries;
+}
+
 /** The newest observation of `field` for each recipient id ("when was this recipient seen delivered"). */
 export function latestByRecipient(timeline: readonly Observation[], field: string): Map<string, Observation> {
   const out = new Map<string, Observation>();
