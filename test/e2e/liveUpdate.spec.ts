@@ -70,7 +70,9 @@ test('a sync while a contact is open: the selection stays on its record and the 
   await expect(row(7)).toHaveAttribute('aria-selected', 'true');
   await expect(grid.locator('[role="row"][aria-selected="true"]')).toHaveCount(1);
   await expect(detail.getByRole('heading', { name: chosen.fullName })).toBeVisible();
-  await expect(detail.getByText('Zanesville')).toBeVisible();
+  await expect(detail.getByText('Zanesville', { exact: true })).toBeVisible();
+  // And its history says the sync saw the move.
+  await expect(detail.getByRole('list', { name: 'Observed changes, newest first' })).toContainText('→ Zanesville');
   await app.screenshot('23-selection-after-sync');
 
   // The detail follows the selection to the last row, whose page is not loaded yet.
