@@ -366,21 +366,56 @@ export interface Observation {
   atOrBefore: string;
 }
 
+/** One value of a grouped count in the {@link Overview} ('' : the records that carry none). */
+export interface OverviewCount {
+  value: string;
+  count: number;
+}
+
+/** Records per local day (YYYY-MM-DD), oldest first. */
+export interface OverviewDay {
+  day: string;
+  count: number;
+}
+
 /**
- * A profile's mailing at a glance (`letterdesk overview --json`; cache/read/overview.ts), from the
- * cache and its observed history.
+ * A profile's mailing at a glance (`letterdesk overview --json`; the Overview page; cache/read/overview.ts),
+ * from the cache and its observed history. The numbers that come from the records are computed
+ * when a sync publishes (the build), so the page reads them at once.
  */
 export interface Overview {
-  /** Contacts cached, and per state by USPS code (`IL`); `other`: empty, outside the US or not a state. */
-  contacts: { total: number; byState: Record<string, number> };
-  /** Orders cached, and per §2.3 status code (null: none sent), most first, with the code's name where one is known. */
-  orders: { total: number; byStatus: { code: number | null; name: string | null; count: number }[] };
+  /** When the record numbers were last computed (a publish), ISO 8601 UTC; null before the first sync. */
+  computedAt: string | null;
+  /**
+   * Contacts cached, and per state by USPS code (`IL`); `other`: empty, outside the US or not a
+   * state. `stateValues`: the states as the records spell them, per code (what the contacts'
+   * state filter takes to open a code's contacts). `invalid`: contacts kept as invalid.
+   */
+  contacts: { total: number; byState: Record<string, number>; stateValues: Record<string, string[]>; invalid: number };
+  /**
+   * Orders cached: per §2.3 status code (null: none sent), most first, with the code's name where
+   * one is known; per product type, envelope type and postage type, most first; orders first seen
+   * per local day (the cache's first-seen time, docs/cache-schema.md); kept as invalid.
+   */
+  orders: {
+    total: number;
+    byStatus: { code: number | null; name: string | null; count: number }[];
+    byProductType: OverviewCount[];
+    byEnvelope: OverviewCount[];
+    byPostage: OverviewCount[];
+    firstSeenByDay: OverviewDay[];
+    invalid: number;
+  };
   /** Recipient entries of the cached orders, and those delivered. */
   recipients: { total: number; delivered: number };
   /** Recipients observed delivered per local day of the sync that saw it (YYYY-MM-DD), oldest first. */
-  deliveriesByDay: { day: string; count: number }[];
+  deliveriesByDay: OverviewDay[];
   /** The campaigns of the cached orders, most letters delivered first. */
   campaigns: { id: string; name: string; recipients: number; delivered: number }[];
+  /** The templates of the cached orders, most used (orders) first. */
+  templates: { id: string; title: string; orders: number; recipients: number }[];
+  /** The kept service filters (shared/keptFilters.ts) read at least once: each value's member count and when it was read. */
+  kept: { resource: Resource; param: string; value: string; members: number; readAt: string }[];
 }
 
 /** What every record's detail carries besides the record. */
@@ -577,6 +612,8 @@ export const calls = {
   queryCampaigns: { input: z.object({ query: campaignQuerySchema, window: windowSchema }).strict(), output: out<RowPage<CampaignRow>>() },
   /** One campaign; its orders are `queryOrders` with `campaignId`. NOT_FOUND when no cached order has it. */
   getCampaign: { input: z.object({ id: summaryId }).strict(), output: out<CampaignRow>() },
+  /** The active profile's mailing at a glance ({@link Overview}), offline; status names as the tables show them. */
+  overview: { input: z.object({}).strict(), output: out<Overview>() },
 
   /** Columns an export offers, in default order (the opt-in ones, `inDefault: false`, last). */
   exportColumns: { input: z.object({ kind: z.enum(ALL_EXPORT_KINDS) }).strict(), output: out<ExportColumn[]>() },

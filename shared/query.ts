@@ -139,6 +139,13 @@ export type OrderSortColumn = z.infer<typeof orderSortColumn>;
 /** A template's or campaign's id as the orders carry it (digits per §2; any text of an order kept as invalid). */
 const summaryId = z.string().max(128);
 
+/** A range of the person's local days, YYYY-MM-DD, both included. */
+const localDayRange = z
+  .object({ from: isoDate, to: isoDate })
+  .strict()
+  .refine((r) => r.from <= r.to, 'from is on or before to');
+export type LocalDayRange = z.infer<typeof localDayRange>;
+
 /** Delivered state of an order: all, some or none of its recipients delivered. */
 export const deliveredState = z.enum(['all', 'some', 'none']);
 export type DeliveredState = z.infer<typeof deliveredState>;
@@ -164,6 +171,17 @@ export const orderQuerySchema = z
       .max(10)
       .refine((v) => deliveredSinceStart(v, new Date()) !== null, 'deliveredSince is 7d, 30d or a day YYYY-MM-DD')
       .optional(),
+    /** Orders whose product's envelope type (§2.3 `product.envelopeType`) is one of these ('' : none sent). */
+    envelopeTypes: z.array(z.string().max(128)).max(MAX_LIST).optional(),
+    /** Orders whose product's postage type (§2.3 `product.postageType`) is one of these ('' : none sent). */
+    postageTypes: z.array(z.string().max(128)).max(MAX_LIST).optional(),
+    /**
+     * Orders with a recipient a sync observed delivered in a read that ended within these local
+     * days, both included (the Overview's deliveries chart: one bar's day, week or month).
+     */
+    deliveredBetween: localDayRange.optional(),
+    /** Orders the cache first saw (its first-seen time) within these local days, both included. */
+    firstSeenBetween: localDayRange.optional(),
     /** Orders that include this contact id (the contact detail's "orders" list). */
     contactId: z.string().regex(/^\d+$/).max(40).optional(),
     /** Orders of this template (§2.3 `template.id`; '' = orders that carry none): a template's detail. */
