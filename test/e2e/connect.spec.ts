@@ -71,9 +71,9 @@ test('a rejected token is explained and can be replaced', async ({ app }) => {
   await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/, { timeout: 60_000 });
   // The records are in; the sync ends once it has read the kept filters too.
   await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 120_000 });
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(page.getByRole('grid', { name: 'Contacts' }).locator('[role="row"][aria-rowindex="2"]')).toBeVisible();
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await app.screenshot('33-profile-token-stored');
 
   // Pointing the profile at another address: the stored tokens are never sent there, the form

@@ -102,7 +102,7 @@ test('a profile that passes is saved at once; later it is tested with its stored
   expect(app.core.profiles.list().profiles.map((p) => p.name)).toEqual(['Acme']);
 
   // The stored tokens are used for the address they were saved for; the page never holds them.
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   const edit = page.getByRole('form', { name: 'Edit profile Acme' });
   await expect(edit.getByText(/Token stored · saved/)).toBeVisible();
   await edit.getByRole('button', { name: 'Test connection' }).click();

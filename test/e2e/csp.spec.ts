@@ -145,7 +145,7 @@ test('every screen of the normal journey renders under the policy without a viol
   await app.exploreSampleData(90_000);
 
   // Contacts: the virtual table places rows and sizes columns with style: directives.
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(rows('contacts-grid').first()).toBeVisible();
   const firstRow = await rows('contacts-grid').nth(1).boundingBox();
   baseExpect(firstRow?.height ?? 0).toBeGreaterThan(10);
@@ -155,7 +155,7 @@ test('every screen of the normal journey renders under the policy without a viol
 
   // Orders and an order detail: its template preview comes from the cache (downloaded by the sync),
   // at the app's own preview/<key>, and opening it asks the image host nothing.
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await expect(rows('orders-grid').first()).toBeVisible();
   const previewsServed = app.core.sampleApi.server?.stats().previews ?? -1;
   baseExpect(previewsServed).toBeGreaterThan(0);
@@ -175,25 +175,25 @@ test('every screen of the normal journey renders under the policy without a viol
   await page.keyboard.press('Escape');
 
   // Templates (the gallery's previews come from the cache too) and Campaigns (bars sized by style:).
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+4');
   const gallery = page.getByRole('list', { name: 'Templates' });
   await expect.poll(() => gallery.locator('img.preview').evaluateAll((all) => all.length > 0 && all.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
   await gallery.locator('button.tcard').first().click();
   await expect(page.getByTestId('template-detail')).toBeVisible();
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+5');
   await expect(page.getByRole('table', { name: 'Campaigns' }).locator('tbody tr').first()).toBeVisible();
   baseExpect(app.core.sampleApi.server?.stats().previews).toBe(previewsServed);
 
   // Sync, the export dialog with its progress bar, profiles.
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await page.keyboard.press('Control+e');
   const dialog = page.getByRole('dialog', { name: 'Export CSV' });
   await dialog.getByRole('button', { name: /Export…/ }).click();
   await expect(dialog.getByText(/Exported [\d,.\s]+ rows/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Done' }).click();
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
   await page.getByRole('option', { name: /New profile/ }).click();
   await expect(page.getByLabel('Access token')).toBeVisible();

@@ -74,7 +74,7 @@ test('switching to a profile whose cache is damaged shows nothing of the previou
   // Nothing of the sample profile's cache is shown under this profile's name. (The switch lands
   // first: it opens the profile on the page it was last on, which a key pressed earlier would lose.)
   await expect(nav.getByRole('button', { name: /Contacts/ })).not.toContainText(/\d/);
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   await expect(page.getByRole('alert').filter({ hasText: /cache file was damaged/i })).toBeVisible();
   await expect(page.getByText(/150 contacts/)).toHaveCount(0);
 

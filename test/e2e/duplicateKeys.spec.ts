@@ -60,7 +60,7 @@ test('labels and recipients that repeat a title or an id show in the tables and 
   await app.exploreSampleData(90_000);
 
   // Contacts table: the three contacts with their labels as chips.
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill('Zyxtwin');
   const grid = page.getByRole('grid', { name: 'Contacts' });
   const rowOf = (name: string) => grid.getByRole('row').filter({ hasText: name });
@@ -95,7 +95,7 @@ test('labels and recipients that repeat a title or an id show in the tables and 
 
   // Orders table and the order's detail: its recipients, the repeated ones included.
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   const productTypes = page.getByRole('group', { name: 'Product type' });
   const showAll = productTypes.getByRole('button', { name: /Show all/ });
   if (await showAll.count()) await showAll.click();

@@ -89,7 +89,7 @@ test.describe('a small sample', () => {
   test('the default order columns fit at 1360 px with a date visible', async ({ app }) => {
     const { page } = app;
     await syncSample(app);
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     const orders = grid(page, 'Orders');
     await filled(orders);
     await expect(page.locator('[data-pane="filters"]')).toBeVisible();
@@ -118,7 +118,7 @@ test.describe('a small sample', () => {
   test('an order detail shows who was not delivered at its default width', async ({ app }) => {
     const { page } = app;
     await syncSample(app);
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     const orders = grid(page, 'Orders');
     await filled(orders);
     const handlers = createHandlers(app.core);
@@ -141,7 +141,7 @@ test.describe('a small sample', () => {
   test('a detail over the table says that it hides the filters', async ({ app }) => {
     const { page } = app;
     await syncSample(app);
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     const orders = grid(page, 'Orders');
     await filled(orders);
     await rowAt(orders, 0).click();
@@ -171,7 +171,7 @@ test.describe('a small sample', () => {
     await page.keyboard.press('Control+r');
     await expect(page.getByTestId('status-sync')).toBeVisible();
     await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     const orders = grid(page, 'Orders');
     await page.getByRole('group', { name: 'Changed in the last sync' }).locator('label').filter({ hasText: 'Removed' }).locator('input').check();
     const row = orders.getByRole('row').filter({ hasText: removedId });
@@ -188,7 +188,7 @@ test.describe('a small sample', () => {
   test('a double-click that opens a row selects no text', async ({ app }) => {
     const { page } = app;
     await syncSample(app);
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     const orders = grid(page, 'Orders');
     await filled(orders);
     // The id is text a person may select by dragging; a double-click still opens the order.
@@ -207,7 +207,7 @@ test.describe('a small sample', () => {
   test('the export dialog opens on its first choice', async ({ app }) => {
     const { page } = app;
     await syncSample(app);
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     const orders = grid(page, 'Orders');
     await filled(orders);
     await orders.focus();
@@ -221,7 +221,7 @@ test.describe('a small sample', () => {
   test('“Save status names” is disabled while nothing changed', async ({ app }) => {
     const { page } = app;
     await syncSample(app);
-    await page.keyboard.press('Control+6');
+    await page.keyboard.press('Control+7');
     const form = page.getByRole('form', { name: /^Status names of / });
     const save = form.getByRole('button', { name: 'Save status names' });
     await expect(save).toBeDisabled();
@@ -251,7 +251,7 @@ test.describe('more than 1,000 campaigns', () => {
     const total = all.value.total.count;
     expect(total).toBeGreaterThan(1000);
 
-    await page.keyboard.press('Control+4');
+    await page.keyboard.press('Control+5');
     const table = page.getByRole('table', { name: 'Campaigns' });
     await expect(table.getByRole('row').nth(1)).toBeVisible();
     await expect(table.getByRole('columnheader', { name: 'Scheduled delivery' })).toBeVisible();

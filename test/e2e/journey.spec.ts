@@ -85,7 +85,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await expect(page.getByTestId('sync-progress-orders')).toContainText('Starts after contacts');
   await app.screenshot('02-first-sync-progress');
   // On the orders view, once contacts are in, their card says so while the orders download.
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await expect.poll(() => page.getByTestId('sync-progress-contacts').textContent(), { intervals: [25], timeout: 60_000 }).toContain('Done');
   // The contacts are published: counted and browsable while the orders are still being read.
   await expect(page.getByTestId('sync-progress-orders')).toBeVisible();
@@ -105,7 +105,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   step('synced');
 
   // --- Contacts ----------------------------------------------------------------------------------
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(page.getByRole('grid', { name: 'Contacts' })).toBeVisible();
   await expect(dataRows(page, 'contacts-grid').first()).toBeVisible();
   const allCount = parseCount(await countText(page));
@@ -228,7 +228,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await expect(dialog).toBeHidden();
 
   // --- Profiles ----------------------------------------------------------------------------------
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
   await expectAccessible(page, 'profiles');
   await app.screenshot('13-profiles');
@@ -237,7 +237,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await app.screenshot('14-profile-new');
 
   // --- The service goes away ------------------------------------------------------------------------
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   const bringBack = await takeSampleApiDown(app.core);
   await page.keyboard.press('Control+r');
   const banner = page.getByTestId('offline-banner');
@@ -258,7 +258,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await expect(page.getByTestId('detail-panel').getByRole('heading', { name: 'Address', level: 3 })).toBeVisible();
   await expectAccessible(page, 'offline');
   await app.screenshot('15-offline-contacts');
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await expect(dataRows(page, 'orders-grid').first()).toBeVisible();
   await dataRows(page, 'orders-grid').first().click();
   await expect(page.getByRole('grid', { name: 'Recipients of this order' })).toBeVisible();
@@ -285,7 +285,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   await banner.getByRole('button', { name: 'Try again' }).click();
   await expect(banner).toBeHidden({ timeout: 60_000 });
   await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/);
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   // The sync that "Try again" started has ended only when its orders run (after the contacts') is
   // at the top of the history; a sync asked for before that would join it instead of starting.
   await expect(page.locator('.history tbody tr').first()).toContainText(/orders.*Succeeded/i, { timeout: 60_000 });
@@ -338,7 +338,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
   // A reload (the app restarting) brings back the last view, the sort and the column width.
   await app.reload();
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
   expect(Math.abs(((await nameHeader.boundingBox())?.width ?? 0) - widthAfter)).toBeLessThan(2);
   step('settings remembered');

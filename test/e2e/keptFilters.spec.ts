@@ -55,7 +55,7 @@ test('failed addresses, mailed in the last 30 days, unpaid and on-hold orders: o
   await expect.poll(() => matchCount(page)).toBe(all);
 
   // --- Orders: unpaid, on hold -------------------------------------------------------------------
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await expect(page.getByRole('group', { name: 'Payment', exact: true })).toBeVisible();
   await option(page, 'Payment', 'Payment failed').check();
   await expect.poll(() => matchCount(page)).toBe(expected.paymentFailed);
@@ -71,7 +71,7 @@ test('failed addresses, mailed in the last 30 days, unpaid and on-hold orders: o
 
   // --- 1024×700: the pane is a drawer over the table ------------------------------------------------
   await page.setViewportSize({ width: 1024, height: 700 });
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(grid(page, 'Contacts')).toBeVisible();
   const filtersButton = page.getByRole('button', { name: /^Filters/ });
   if ((await filtersButton.getAttribute('aria-pressed')) !== 'true') await filtersButton.click();

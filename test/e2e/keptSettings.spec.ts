@@ -24,7 +24,7 @@ test('the kept filters and their cost per sync: change them, save, and the pane 
   const { page } = app;
   await syncSample(app);
   const profile = app.core.profiles.active()!;
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   const settings = page.getByTestId('kept-settings');
   await expect(settings.getByRole('heading', { name: 'Service filters kept offline' })).toBeVisible();
 
@@ -72,7 +72,7 @@ test('the kept filters and their cost per sync: change them, save, and the pane 
   expect(valuesOf('lastMailedStatus')).toEqual(['Returned to sender']);
 
   // The filter pane lists what is kept now; the new values wait for the next sync.
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   const pane = page.getByRole('complementary', { name: 'Contact filters' });
   const statusGroup = pane.getByRole('group', { name: 'Address status', exact: true });
   await expect(statusGroup.getByRole('checkbox', { name: /^Failed [\d,]+$/ })).toBeVisible();
@@ -84,7 +84,7 @@ test('the kept filters and their cost per sync: change them, save, and the pane 
   await expect(pane.getByRole('group', { name: 'Last mailed date', exact: true }).getByRole('checkbox', { name: /^Last 30 days [\d,]+$/ })).toBeVisible();
 
   // The switch is the profile's own setting.
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await settings.getByRole('checkbox', { name: 'Read the kept filters after each sync' }).uncheck();
   await expect.poll(() => app.core.profiles.get(profile.id)?.keptFilters).toBe(false);
   await expect(settings.getByText(/^Off: the filter pane shows what was read last/)).toBeVisible();
@@ -122,7 +122,7 @@ test('a custom range of days that is not kept asks the service once and is kept 
   // Offline the same question needs the service: the dialog says so before anything is saved.
   await stopSampleApi(app.core);
   app.core.connectivity.failed(app.core.activeProfile().id, 'NETWORK_UNREACHABLE', 'The service cannot be reached.');
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await pane.getByRole('button', { name: 'Custom range…' }).click();
   await expect(dialog.getByTestId('range-offline')).toContainText('this needs the service');
   await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -22,7 +22,7 @@ test('a sync while a contact is open: the selection stays on its record and the 
   const contactsNav = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Contacts/ });
   await expect(contactsNav).toContainText('600', { timeout: 60_000 });
   await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   const grid = page.getByRole('grid', { name: 'Contacts' });
   await grid.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
   await expect(grid.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'ascending');
@@ -85,12 +85,12 @@ test('a sync while a contact is open: the selection stays on its record and the 
   // Export from the Sync view (no table shown) offers everything in the cache, from the contacts
   // view the rows it shows.
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   await page.keyboard.press('Control+e');
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('radio', { name: 'Everything in the cache' })).toBeChecked();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await page.keyboard.press('Control+e');
   await expect(dialog.getByRole('radio', { name: /Current view/ })).toBeChecked();
 

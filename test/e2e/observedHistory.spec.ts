@@ -26,11 +26,11 @@ test('an order’s and a contact’s detail tell what syncs saw change, also off
   await page.getByRole('button', { name: 'Sync now' }).first().click();
   await expect(page.getByTestId('status-sync')).toBeVisible();
   await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 90_000 });
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   await expect(page.getByTestId('history-orders')).toHaveText(/^History: [\d,]+ changes? kept( \(the file grew [\d.,]+ k?B\))?$/);
 
   async function openOrder(): Promise<void> {
-    await page.keyboard.press('Control+2');
+    await page.keyboard.press('Control+3');
     await page.getByRole('searchbox', { name: 'Search orders' }).fill(delivered!.id);
     const row = grid(page, 'Orders').getByRole('row').filter({ hasText: delivered!.id });
     await expect(row).toHaveCount(1);
@@ -50,7 +50,7 @@ test('an order’s and a contact’s detail tell what syncs saw change, also off
   await app.screenshot('history-01-order');
 
   // A contact that moved: its detail lists the address change.
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await page.getByRole('searchbox', { name: 'Search contacts' }).fill(String(moved.to));
   const contactRow = grid(page, 'Contacts').getByRole('row').filter({ hasText: String(moved.to) });
   await expect(contactRow.first()).toBeVisible();

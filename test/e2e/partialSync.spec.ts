@@ -21,9 +21,9 @@ test('first sync: contacts fail, orders arrive; the page says which is which', a
   await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
 
   // The orders are there; the contacts view does not claim rows it does not have.
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await expect(page.getByRole('grid', { name: 'Orders' }).locator('[role="row"][aria-rowindex="2"]')).toBeVisible();
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(page.getByRole('grid', { name: 'Contacts' }).locator('[role="row"][aria-rowindex="2"]')).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Contacts/ })).not.toContainText(/[1-9]/);
   // The service answered, with errors: not "offline", and not "this account has no contacts".
@@ -52,18 +52,18 @@ test('first sync: contacts keep changing while read; the contacts view says they
   await app.exploreSampleData(60_000);
   await expect(page.getByTestId('connectivity')).toContainText(/Online · synced/);
   await expect(page.getByTestId('offline-banner')).toBeHidden();
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(page.getByText('Contacts not downloaded', { exact: true })).toBeVisible();
   await expect(page.getByText(/The last sync could not read them: The service's contacts kept changing while they were read .* No contacts are cached yet\./)).toBeVisible();
   await expect(page.getByText(/Service unavailable|previous|cached before|has no contacts/)).toHaveCount(0);
   await app.screenshot('22-first-sync-contacts-drifted');
   // The Sync view's card for the contacts says the same, with no rows.
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   await expect(page.getByTestId('resource-contacts').locator('.c-err')).toContainText(/kept changing/);
   await expect(page.getByTestId('resource-contacts').locator('.c-rows')).toHaveText('0 rows');
   // With the service settled, the view's own button brings the contacts.
   app.core.sampleApi.server?.setFaults({});
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await page.getByRole('main', { name: 'Contacts' }).getByRole('button', { name: 'Sync now' }).click();
   await expect(page.getByRole('grid', { name: 'Contacts' }).locator('[role="row"][aria-rowindex="2"]')).toBeVisible({ timeout: 60_000 });
 });

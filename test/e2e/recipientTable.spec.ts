@@ -28,7 +28,7 @@ test('an order’s recipients are selected, copied and opened like a table’s r
   const detail = (await dispatchCall(handlers, 'getOrder', { id: order!.id })) as { ok: true; value: OrderDetail };
   const recipients = detail.value.recipients;
 
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(order!.id);
   const orderRow = grid(page, 'Orders').getByRole('row').filter({ hasText: order!.id });
   await expect(orderRow).toHaveCount(1);
@@ -121,7 +121,7 @@ test('an order’s recipients are selected, copied and opened like a table’s r
   await expect(grid(page, 'Contacts')).toBeVisible();
 
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(order!.id);
   await orderRow.click();
   await expect(table).toBeVisible();

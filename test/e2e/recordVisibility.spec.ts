@@ -121,7 +121,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   await page.keyboard.press('Escape');
 
   // --- Orders: status names in the table, the filter pane and the detail; unknown fields ----------
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   const orders = grid(page, 'Orders');
   await expect(page.getByRole('group', { name: 'Status (record code)', exact: true })).toContainText('Printed');
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(unknownOrderId);
@@ -185,7 +185,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   await page.keyboard.press('Control+r');
   await expect(page.getByTestId('status-sync')).toBeVisible();
   await expect(page.getByTestId('status-sync')).toBeHidden({ timeout: 60_000 });
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   const changedGroup = page.getByRole('group', { name: 'Changed in the last sync' });
   await expect(changedGroup.locator('label').filter({ hasText: 'Removed' }).locator('.count')).toHaveText('1');
   await expect(changedGroup.locator('label').filter({ hasText: 'Added' }).locator('.count')).toHaveText('1');
@@ -223,7 +223,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
 
   // --- Recipients: a removed contact shows the order's snapshot; a moved one is marked ---------------
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await page.getByRole('searchbox', { name: 'Search orders' }).fill(unknownOrderId);
   await orders.getByRole('row').filter({ hasText: unknownOrderId }).click();
   const recipients = detail.getByRole('grid', { name: 'Recipients of this order' });

@@ -30,7 +30,7 @@ test('a connected profile’s form names two status codes; a bad code is pointed
   // Once the app has read its profiles it shows the page it remembers, which would overrule a
   // shortcut pressed before then.
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   const form = page.getByRole('form', { name: 'Edit profile Acme' });
   await expect(form).toBeVisible();
   await expect(form.getByTestId('status-names').locator('tbody tr')).toHaveCount(0);
@@ -46,7 +46,7 @@ test('a connected profile’s form names two status codes; a bad code is pointed
 
   // After a reload the form shows them again, by code.
   await app.reload();
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   const table = page.getByTestId('status-names');
   await expect(table.getByRole('textbox', { name: 'Name of status 1' })).toHaveValue('Received');
   await expect(table.getByRole('textbox', { name: 'Name of status 5' })).toHaveValue('Delivered');
@@ -79,14 +79,14 @@ test('a connected profile’s form names two status codes; a bad code is pointed
   await form.getByRole('button', { name: 'Save changes' }).click();
   await expect.poll(() => app.core.profiles.get(acme.id)?.previews).toBe(false);
   await app.reload();
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await expect(page.getByRole('checkbox', { name: 'Download template previews during a sync' })).not.toBeChecked();
 });
 
 test('the sample data’s profile names status codes too', async ({ app }) => {
   const { page } = app;
   await syncSample(app);
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   const form = page.getByRole('form', { name: /^Status names of / });
   await expect(form).toBeVisible();
   await nameStatus(page, '0', 'Draft', 'Grey');

@@ -86,7 +86,7 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   const keyOf = async (what: string) => (await sheet.locator('dd', { hasText: new RegExp(`^${what}$`) }).locator('xpath=preceding-sibling::dt[1]').textContent())?.trim();
   expect([await keyOf('Templates'), await keyOf('Campaigns')]).toEqual(['Ctrl+3', 'Ctrl+4']);
   await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+4');
   await expect(page.getByRole('heading', { name: 'Templates', level: 1 })).toBeVisible();
   const gallery = page.getByRole('list', { name: 'Templates' });
   await expect(gallery.getByRole('listitem').first()).toBeVisible();
@@ -160,7 +160,7 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   await expect(page.getByTestId('summary-scope')).toBeHidden();
 
   // Export: the templates view's rows (its search applied) as CSV, one row per template.
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+4');
   await page.getByRole('searchbox', { name: 'Search templates' }).fill('');
   await expect.poll(() => summaryCount(page)).toBe(truth.templates.size);
   await page.keyboard.press('Control+e');
@@ -175,7 +175,7 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   await dialog.getByRole('button', { name: 'Done' }).click();
 
   // --- Campaigns: Ctrl+4 ------------------------------------------------------------------------
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+5');
   await expect(page.getByRole('heading', { name: 'Campaigns', level: 1 })).toBeVisible();
   const table = page.getByRole('table', { name: 'Campaigns' });
   await expect(table.locator('tbody tr').first()).toBeVisible();
@@ -196,7 +196,7 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   await expect(grid(page, 'Orders')).toBeVisible();
 
   // Export of the campaigns: counts and delivered share as the service's orders say.
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+5');
   await page.keyboard.press('Control+e');
   await expect(dialog.getByRole('radio', { name: 'Campaigns', exact: true })).toBeChecked();
   await dialog.getByRole('button', { name: /Export…/ }).click();
@@ -210,12 +210,12 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   // --- Offline: the sample API (also the previews' host) is gone; the same previews show ---------
   await takeSampleApiDown(app);
   await app.reload();
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+4');
   await expect(page.getByRole('heading', { name: 'Templates', level: 1 })).toBeVisible();
   expect(await loadedPreviews(page.getByRole('list', { name: 'Templates' }))).toBe(truth.templates.size);
   await cards.first().click();
   await expect.poll(() => detail.locator('img.d-preview').evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0);
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+5');
   await expect(table.locator('tbody tr')).toHaveCount(truth.campaigns.size);
   // The image host was asked only by the sync, never by the page.
   expect(app.core.sampleApi.server?.stats().previews ?? previewsServed).toBe(previewsServed);
@@ -230,12 +230,12 @@ test('before the first sync the Templates and Campaigns views say where their ro
   const acme = app.core.profiles.save({ name: 'Acme', environment: 'custom', baseUrl: 'https://acme.example.com/api/v1', accountId: null, pageSize: 100 });
   app.core.profiles.use(acme.id);
   await app.open();
-  await page.keyboard.press('Control+3');
+  await page.keyboard.press('Control+4');
   await expect(page.getByText('No templates yet: they come with the orders. Sync to download them.')).toBeVisible();
   await expect(page.getByTestId('summary-count')).toHaveText('0 templates');
   await expectAccessible(page, 'templates, nothing synced');
   await app.screenshot('55-templates-empty');
-  await page.keyboard.press('Control+4');
+  await page.keyboard.press('Control+5');
   await expect(page.getByText('No campaigns yet: they come with the orders. Sync to download them.')).toBeVisible();
   await expectAccessible(page, 'campaigns, nothing synced');
 });

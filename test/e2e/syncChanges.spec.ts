@@ -15,7 +15,7 @@ test('the Sync page counts added, changed, removed and invalid records per resou
   if (!server) throw new Error('the sample API runs in this thread');
 
   // The first sync had no copy to compare with: no changes recorded, nothing invalid.
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   const history = page.locator('table.history');
   const header = (await history.locator('thead th').allTextContents()).map((t) => t.trim());
   expect(header).toEqual(['Resource', 'Started', 'Duration', 'Outcome', 'Rows', 'Added', 'Changed', 'Removed', 'Invalid', 'Error']);

@@ -45,9 +45,9 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   await expect(sheet).toBeHidden();
   await expect(table).toBeFocused();
   // Ctrl+6 goes to Profiles, as both say.
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
 
   // --- Ctrl+F on a list takes the focus at once: the keys of the same moment reach the box ---------
   await table.focus();
@@ -153,7 +153,7 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(table).toBeFocused();
-  await page.keyboard.press('Control+5');
+  await page.keyboard.press('Control+6');
   const clear = page.getByRole('button', { name: 'Clear cache and resync…' });
   await clear.click();
   const confirm = page.getByRole('dialog', { name: 'Clear cache and resync?' });
@@ -165,7 +165,7 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
 test('profile form errors are tied to their inputs, announced, and the first one takes the focus', async ({ app }) => {
   const { page } = app;
   await syncSample(app);
-  await page.keyboard.press('Control+6');
+  await page.keyboard.press('Control+7');
   await page.getByRole('option', { name: /New profile/ }).click();
   const form = page.getByRole('form', { name: 'New profile' });
   await form.getByRole('button', { name: 'Add profile' }).click();

@@ -161,7 +161,7 @@ test('columns are shown, hidden, moved, resized and fitted, and remembered', asy
   expect(await widthOf(table, 'Email')).toBe(emailWidth);
 
   // --- The orders table has its own layout; its first column stays too ---------------------------
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   const orders = grid(page, 'Orders');
   await expect(rowAt(orders, 0).locator('.skeleton')).toHaveCount(0);
   expect(await headerTitles(orders)).toEqual(['Order ID', 'Campaign', 'Product', 'Template', 'Status', 'Delivered', 'Delivery date']);

@@ -337,7 +337,7 @@ test("a click on a row sends its detail's read at once, before the page makes ro
 
   await page.keyboard.press('Escape');
   await expect(detail).toBeHidden();
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   const orders = grid(page, 'Orders');
   const first = ((await dispatchCall(handlers, 'queryOrders', { query: {}, window: { offset: 0, limit: 1 } })) as { ok: true; value: RowPage<OrderRow> }).value.rows[0];
   await rowAt(orders, 0).click();

@@ -14,7 +14,7 @@ export async function syncSample(app: AppHarness, timeout = 120_000): Promise<vo
   const { page } = app;
   await app.open();
   await app.exploreSampleData(timeout);
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(grid(page, 'Contacts').locator('[role="row"][aria-rowindex="2"] .skeleton')).toHaveCount(0);
 }
 
@@ -28,7 +28,7 @@ export async function openSynced(app: AppHarness): Promise<void> {
   const { page } = app;
   await app.open();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(grid(page, 'Contacts').locator('[role="row"][aria-rowindex="2"] .skeleton')).toHaveCount(0);
 }
 

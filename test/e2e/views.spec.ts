@@ -170,7 +170,7 @@ test('views made in the editor hold what the service returns, and keep working o
   expect(await exportColumn(app, 'Contact ID')).toEqual(mailedInMarch);
 
   // --- An orders view by paymentStatus (a value typed: the cache has never seen one) ----------------
-  await page.keyboard.press('Control+2');
+  await page.keyboard.press('Control+3');
   await expect(grid(page, 'Orders')).toBeVisible();
   dialog = await startViewWithQuery(page, 'Refunded orders');
   const paymentValue = dialog.getByLabel('Another paymentStatus value');
@@ -259,7 +259,7 @@ test('views made in the editor hold what the service returns, and keep working o
   // Back returns to the previous view; the Contacts item shows every contact again.
   await page.keyboard.press('Alt+ArrowLeft');
   await expect(page.getByRole('heading', { name: 'Mailed in March', level: 1 })).toBeVisible();
-  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+2');
   await expect(page.getByRole('heading', { name: 'Contacts', level: 1 })).toBeVisible();
   await expect.poll(() => shownCount(page)).toBe(total);
 });

@@ -168,17 +168,18 @@ describe('application menu', () => {
     const find = (label: string) => items.find((i) => i.label === label);
     expect(find('Sync Now')?.accelerator).toBe('CmdOrCtrl+R');
     expect(find('Export Current View…')?.accelerator).toBe('CmdOrCtrl+E');
-    expect(find('Contacts')?.accelerator).toBe('CmdOrCtrl+1');
-    expect(find('Orders')?.accelerator).toBe('CmdOrCtrl+2');
+    expect(find('Overview')?.accelerator).toBe('CmdOrCtrl+1');
+    expect(find('Contacts')?.accelerator).toBe('CmdOrCtrl+2');
+    expect(find('Orders')?.accelerator).toBe('CmdOrCtrl+3');
     expect(find('Find')?.accelerator).toBe('CmdOrCtrl+F');
     // The menu and the sidebar agree: the views are numbered in the sidebar's order.
-    expect(find('Templates')?.accelerator).toBe('CmdOrCtrl+3');
-    expect(find('Campaigns')?.accelerator).toBe('CmdOrCtrl+4');
-    expect(find('Sync')?.accelerator).toBe('CmdOrCtrl+5');
-    expect(find('Profiles')?.accelerator).toBe('CmdOrCtrl+6');
+    expect(find('Templates')?.accelerator).toBe('CmdOrCtrl+4');
+    expect(find('Campaigns')?.accelerator).toBe('CmdOrCtrl+5');
+    expect(find('Sync')?.accelerator).toBe('CmdOrCtrl+6');
+    expect(find('Profiles')?.accelerator).toBe('CmdOrCtrl+7');
     const views = template.find((m) => m.label === '&View')?.submenu;
     expect((Array.isArray(views) ? views : []).filter((i) => i.accelerator?.startsWith('CmdOrCtrl+') && /\d$/.test(i.accelerator)).map((i) => i.label)).toEqual([
-      'Contacts', 'Orders', 'Templates', 'Campaigns', 'Sync', 'Profiles',
+      'Overview', 'Contacts', 'Orders', 'Templates', 'Campaigns', 'Sync', 'Profiles',
     ]);
     expect(items.filter((i) => i.click && String(i.label).startsWith('Profiles'))).toHaveLength(1);
     expect(find('Keyboard Shortcuts')?.accelerator).toBe('CmdOrCtrl+/');

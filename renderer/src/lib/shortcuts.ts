@@ -16,7 +16,7 @@ export interface ShortcutGroup {
 }
 
 /** The view shortcuts, by view, numbered in the sidebar's order. */
-export const VIEW_KEYS = { contacts: 'Mod+1', orders: 'Mod+2', templates: 'Mod+3', campaigns: 'Mod+4', sync: 'Mod+5', profiles: 'Mod+6' } as const;
+export const VIEW_KEYS = { overview: 'Mod+1', contacts: 'Mod+2', orders: 'Mod+3', templates: 'Mod+4', campaigns: 'Mod+5', sync: 'Mod+6', profiles: 'Mod+7' } as const;
 
 /** Sync now. */
 export const SYNC_KEY = 'Mod+R';
@@ -27,6 +27,7 @@ export function shortcutGroups(mac: boolean): ShortcutGroup[] {
     {
       title: 'Anywhere',
       items: [
+        { keys: [VIEW_KEYS.overview], what: 'Overview' },
         { keys: [VIEW_KEYS.contacts], what: 'Contacts' },
         { keys: [VIEW_KEYS.orders], what: 'Orders' },
         { keys: [VIEW_KEYS.templates], what: 'Templates' },

@@ -16,6 +16,7 @@ import { SyncState } from './app/sync.svelte.ts';
 import { Toasts, type Toast } from './app/toasts.svelte.ts';
 import { createContactsModel, createOrdersModel } from './models.ts';
 import { NavigationHistory } from './navigation.svelte.ts';
+import { OverviewState } from './overview.svelte.ts';
 import { Persisted } from './persisted.svelte.ts';
 import { SavedViews } from './savedViews.svelte.ts';
 import { createCampaignsModel, createTemplatesModel } from './summaries.svelte.ts';
@@ -60,6 +61,8 @@ export class AppState {
   readonly templates = createTemplatesModel();
   /** The Campaigns view's list (the cached orders grouped by campaign). */
   readonly campaigns = createCampaignsModel();
+  /** The Overview page's numbers. */
+  readonly overview = new OverviewState();
   /** The active profile's saved views. */
   readonly views = new SavedViews();
   /** Pane sizes and the sidebar. */
@@ -124,6 +127,10 @@ export class AppState {
   readonly showOrdersOfSummary: Links['showOrdersOfSummary'] = (scope, name) => this.links.showOrdersOfSummary(scope, name);
   /** Follows a link to an order from a template's or campaign's detail. */
   readonly openOrderOf: Links['openOrderOf'] = (orderId, scope, name) => this.links.openOrderOf(orderId, scope, name);
+  /** The contacts behind a mark of the Overview. */
+  readonly showContactsWhere: Links['showContactsWhere'] = (filters) => this.links.showContactsWhere(filters);
+  /** The orders behind a mark of the Overview. */
+  readonly showOrdersWhere: Links['showOrdersWhere'] = (filters) => this.links.showOrdersWhere(filters);
   /** Starts a sync of both resources. */
   readonly startSync = (): Promise<void> => this.sync.start();
   /** Cancels the running sync. */
@@ -213,6 +220,7 @@ export class AppState {
       this.contacts.useProfile(list.activeProfileId);
       this.orders.useProfile(list.activeProfileId);
       this.templates.useProfile(list.activeProfileId);
+      this.overview.reset();
       this.campaigns.useProfile(list.activeProfileId);
       this.links.summaryNames = {};
       this.history.clear();

@@ -66,7 +66,7 @@ export function createOrdersModel(): OrdersModel {
     page: (query, window) => call('queryOrders', { query, window }),
     count: (query) => call('countOrders', { query }),
     facets: (query) => call('orderFacets', { query }),
-    filterKeys: ['statuses', 'productTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered', 'deliveredSince', 'contactId', 'templateId', 'campaignId', 'changed', 'invalidOnly', 'kept'],
+    filterKeys: ['statuses', 'productTypes', 'envelopeTypes', 'postageTypes', 'campaignTypes', 'scheduleTypes', 'liveMode', 'delivered', 'deliveredSince', 'deliveredBetween', 'firstSeenBetween', 'contactId', 'templateId', 'campaignId', 'changed', 'invalidOnly', 'kept'],
     // OrdersView's columns: "Delivered" already says how many recipients, and the mode and the
     // schedule are in the filters; without them the rest fit beside the filters at 1360 px.
     defaultHidden: ['recipients', 'liveMode', 'schedule'],

@@ -10,7 +10,7 @@ import type { ContactFilters, ContactsModel, OrderFilters, OrdersModel } from '.
 import type { Place } from '../navigation.svelte.ts';
 import type { SavedViews } from '../savedViews.svelte.ts';
 
-export const VIEWS = ['contacts', 'orders', 'templates', 'campaigns', 'sync', 'profiles'] as const;
+export const VIEWS = ['overview', 'contacts', 'orders', 'templates', 'campaigns', 'sync', 'profiles'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 /** Where Back returns to. */
@@ -145,6 +145,29 @@ export class Links {
     app.setView('orders', false);
     app.orders.closeDetail();
     await app.orders.setScope({ ...scope });
+  }
+
+  /**
+   * The rows behind a mark of the Overview: a table of every record (no saved view, no search)
+   * under `filters`, the detail closed. Back returns to the Overview.
+   */
+  async showContactsWhere(filters: ContactFilters): Promise<void> {
+    const app = this.#app;
+    app.history.record();
+    app.setView('contacts', false);
+    app.contacts.closeDetail();
+    await app.contacts.leaveView();
+    await app.contacts.setScope(filters);
+  }
+
+  /** The orders behind a mark of the Overview (see {@link showContactsWhere}). */
+  async showOrdersWhere(filters: OrderFilters): Promise<void> {
+    const app = this.#app;
+    app.history.record();
+    app.setView('orders', false);
+    app.orders.closeDetail();
+    await app.orders.leaveView();
+    await app.orders.setScope(filters);
   }
 
   /**
