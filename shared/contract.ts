@@ -495,7 +495,7 @@ export interface AppInfo {
 }
 
 /** Commands the native menu (or its accelerators) sends to the page. */
-export const MENU_COMMANDS = ['find', 'sync', 'export', 'view-contacts', 'view-orders', 'view-templates', 'view-campaigns', 'view-sync', 'view-profiles', 'shortcuts', 'back', 'forward', 'toggle-sidebar'] as const;
+export const MENU_COMMANDS = ['find', 'sync', 'export', 'view-overview', 'view-contacts', 'view-orders', 'view-templates', 'view-campaigns', 'view-sync', 'view-profiles', 'shortcuts', 'back', 'forward', 'toggle-sidebar'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -621,6 +621,14 @@ export const calls = {
   exportCsv: { input: exportRequestSchema, output: out<ExportResult>() },
   cancelExport: { input: z.object({ exportId: z.string().max(64) }).strict(), output: out<{ cancelled: boolean }>() },
   showInFolder: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: out<null>() },
+  /**
+   * Shows the save dialog for a chart of the Overview page and writes it: `data` is the PNG's
+   * base64 or the SVG's text. Resolves with the path written, or null when the person cancelled.
+   */
+  saveChartImage: {
+    input: z.object({ fileName: z.string().min(1).max(200), format: z.enum(['png', 'svg']), data: z.string().min(1).max(40_000_000) }).strict(),
+    output: out<{ path: string | null }>(),
+  },
 
   /** Opens an http(s) link in the system browser; anything else is refused. */
   openExternal: { input: z.object({ url: z.string().max(4096) }).strict(), output: out<null>() },

@@ -82,6 +82,7 @@ const ROOM_IMPORTS = {
   dialogs: ['ui', 'forms'],
   forms: ['ui'],
   frame: ['ui'],
+  overview: ['ui'],
   ui: [],
 };
 const roomImports = (room, allowed) => ({

@@ -20,17 +20,35 @@ export type { ExportOutcome, ExportRunProgress, RunExportOptions } from './write
  * @param date the day to put in the name (local calendar date)
  */
 export function defaultExportFileName(profileName: string, kind: AnyExportKind, date: Date): string {
-  const slug =
-    profileName
+  return `letterdesk-${fileSlug(profileName, 'profile')}-${kind}-${fileDay(date)}.csv`;
+}
+
+/**
+ * Text as a part of a file name: accents dropped, lower case, anything but letters and digits as
+ * one hyphen, at most 40 characters ("Acme Mail Co." → "acme-mail-co").
+ * @param fallback what stands for text that leaves nothing
+ */
+export function fileSlug(text: string, fallback: string): string {
+  return (
+    text
       .normalize('NFKD')
       .replace(/\p{M}+/gu, '')
       .toLowerCase()
       .replace(/[^\p{L}\p{N}]+/gu, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, 40)
-      .replace(/-+$/g, '') || 'profile';
-  const day = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-  return `letterdesk-${slug}-${kind}-${day}.csv`;
+      .replace(/-+$/g, '') || fallback
+  );
+}
+
+/** The local day of `date` as a file name gives it, YYYY-MM-DD. */
+function fileDay(date: Date): string {
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}
+
+/** The save dialog's suggested name of a chart of the Overview: `letterdesk-acme-overview-orders-by-status-2026-12-03.png`. */
+export function chartFileName(profileName: string, chart: string, format: 'png' | 'svg', date: Date): string {
+  return `letterdesk-${fileSlug(profileName, 'profile')}-overview-${fileSlug(chart, 'chart')}-${fileDay(date)}.${format}`;
 }
 
 /**

@@ -17,7 +17,8 @@ import type { Core } from '../core/index.ts';
 import { readKeptSettings, setKeptValues } from '../core/keptSettings.ts';
 import { bindingOf, normalizeTokens } from '../credentials/store.ts';
 import { exportColumns } from '../export/columns.ts';
-import { defaultExportFileName } from '../export/run.ts';
+import { writeChartImage } from '../export/chartImage.ts';
+import { chartFileName, defaultExportFileName } from '../export/run.ts';
 
 const SAMPLE_PROFILE_NAME = 'Sample data';
 
@@ -217,6 +218,15 @@ export function createHandlers(core: Core): Handlers {
       if (!exportedPaths.has(path)) throw new LetterdeskError('NOT_FOUND', 'Only files exported in this session can be shown in their folder.');
       core.options.platform.showItemInFolder(path);
       return null;
+    },
+
+    async saveChartImage({ fileName, format, data }) {
+      const filters = format === 'png' ? [{ name: 'PNG image', extensions: ['png'] }] : [{ name: 'SVG image', extensions: ['svg'] }];
+      const path = await core.options.platform.showSaveDialog(chartFileName(core.activeProfile().name, fileName, format, new Date()), filters);
+      if (path === null) return { path: null };
+      writeChartImage(path, format, data);
+      exportedPaths.add(path);
+      return { path };
     },
 
     async openExternal({ url }) {
