@@ -51,6 +51,7 @@ export const VALID: { [N in CallName]: unknown } = {
   getTemplate: { id: '6001' },
   queryCampaigns: { query: { sort: { column: 'deliveredShare', direction: 'asc' } }, window: { offset: 0, limit: 50 } },
   getCampaign: { id: '800001' },
+  overview: {},
   exportColumns: { kind: 'contacts' },
   exportCsv: { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } },
   cancelExport: { exportId: 'x' },

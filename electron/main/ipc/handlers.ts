@@ -184,6 +184,11 @@ export function createHandlers(core: Core): Handlers {
     getTemplate: withCache(async (cache, { id }) => (await cache.getTemplate(id)) ?? Promise.reject(notUsed('template', id))),
     queryCampaigns: withCache((cache, { query, window }) => cache.queryCampaigns(query, window)),
     getCampaign: withCache(async (cache, { id }) => (await cache.getCampaign(id)) ?? Promise.reject(notUsed('campaign', id))),
+    // The database worker reads no profiles: the status names (the profile's, then the learned ones) travel with the call.
+    overview: withCache(async (cache) => {
+      const names = withLearnedNames(core.activeProfile().statusNames, (await cache.learnedStatusNames()).names);
+      return cache.overview(Object.fromEntries(Object.entries(names).map(([code, n]) => [code, n.name])));
+    }),
 
     async exportColumns({ kind }) {
       return exportColumns(kind).map(({ key, header, inDefault }) => ({ key, header, inDefault }));

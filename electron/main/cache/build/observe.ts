@@ -13,6 +13,7 @@
 import type Database from 'better-sqlite3';
 import type { Resource } from '../../../../shared/serviceRecords.ts';
 import { CHANGE_TABLES } from './changes.ts';
+import { OBSERVED_DELIVERED } from '../store/history.ts';
 
 /** The observed fields of a contact and the mirror column each is read from. */
 export const CONTACT_OBSERVED: readonly (readonly [field: string, column: string])[] = [
@@ -94,7 +95,8 @@ export interface ObservationsRecorded {
 
 /**
  * Stores what {@link buildObservationsNext} staged in the attached history (store/history.ts
- * `attachHistory`) as one run of `resource` with `span`, and empties the staging. Stores nothing
+ * `attachHistory`) as one run of `resource` with `span` (for orders with its count of recipients
+ * observed delivered, `delivered_counts`), and empties the staging. Stores nothing
  * when nothing was staged (a first sync, or no observed field changed). Meant to run inside the
  * transaction that publishes the mirror.
  */
@@ -113,6 +115,7 @@ export function recordObservations(db: Database.Database, resource: Resource, sp
   db.prepare(`INSERT INTO history.observations (run, record_id, field, recipient_id, from_value, to_value)
     SELECT ?, o.record_id, f.code, o.recipient_id, o.from_value, o.to_value FROM temp.observed_next o JOIN history.observed_fields f ON f.field = o.field
     ORDER BY o.record_id, f.code, o.recipient_id`).run(run);
+  if (resource === 'orders') db.prepare(`INSERT INTO history.delivered_counts (run, delivered) SELECT ?, count(*) FROM history.observations o WHERE o.run = ? AND ${OBSERVED_DELIVERED}`).run(run, run);
   const bytes = Math.max(0, pages() - before) * (db.pragma('history.page_size', { simple: true }) as number);
   db.prepare('UPDATE history.observation_runs SET observations = ?, bytes = ? WHERE run = ?').run(n, bytes, run);
   db.exec('DROP TABLE temp.observed_next');
@@ -126,7 +129,7 @@ export function dropObservationsNext(db: Database.Database): void {
 
 /**
  * Deletes the runs of the history whose span ended before `before` (ISO 8601 UTC), with their
- * observations: whole runs, as ranges of the observations' key.
+ * observations (whole runs, as ranges of the observations' key) and delivered counts.
  * @returns the observations deleted
  */
 export function pruneHistory(db: Database.Database, before: string): number {
@@ -135,9 +138,11 @@ export function pruneHistory(db: Database.Database, before: string): number {
   let deleted = 0;
   const del = db.prepare('DELETE FROM history.observations WHERE run = ?');
   const delRun = db.prepare('DELETE FROM history.observation_runs WHERE run = ?');
+  const delCount = db.prepare('DELETE FROM history.delivered_counts WHERE run = ?');
   for (const run of old) {
     deleted += del.run(run).changes;
     delRun.run(run);
+    delCount.run(run);
   }
   return deleted;
 }

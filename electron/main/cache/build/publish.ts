@@ -17,13 +17,17 @@ import { buildChangesNext } from './changes.ts';
 import { buildObservationsNext, dropObservationsNext } from './observe.ts';
 import { SUMMARY_TABLES, buildSummariesNext } from './summaries.ts';
 import { MAILING_TABLES, buildMailingNext } from './mailing.ts';
+import { OVERVIEW_TABLES, buildOverviewNext } from './overview.ts';
 
 /** Tables that make up the visible snapshot of each resource. */
 export const SNAPSHOT_TABLES: Record<Resource, readonly string[]> = {
-  contacts: ['contacts', 'labels', 'contact_labels', 'contacts_fts', 'view_contact_rows', 'view_contacts_fts', 'contact_changes', 'removed_contacts', 'removed_contacts_fts'],
+  contacts: [
+    'contacts', 'labels', 'contact_labels', 'contacts_fts', 'view_contact_rows', 'view_contacts_fts', 'contact_changes', 'removed_contacts', 'removed_contacts_fts',
+    OVERVIEW_TABLES.contacts,
+  ],
   orders: [
     'orders', 'order_recipients', 'orders_fts', 'view_order_rows', 'view_orders_fts', 'order_changes', 'removed_orders', 'removed_order_recipients', 'removed_orders_fts',
-    ...SUMMARY_TABLES, ...MAILING_TABLES,
+    ...SUMMARY_TABLES, ...MAILING_TABLES, OVERVIEW_TABLES.orders,
   ],
 };
 
@@ -149,8 +153,8 @@ export interface BuildOptions {
 /**
  * Builds the `_next` tables of `resource` from staging rows of `pass` (drift repair keeps only
  * rows seen in the last complete pass): the mirror, its search index, what changed since the
- * published mirror (with `compare`), and for orders the templates and campaigns (read/summaries.ts)
- * and each contact's mailings (mailing.ts).
+ * published mirror (with `compare`), the Overview's numbers (overview.ts), and for orders the
+ * templates and campaigns (read/summaries.ts) and each contact's mailings (mailing.ts).
  * The member tables of its saved views are created empty; savedViews/mirror.ts
  * `buildNextWithViews` fills them for the new mirror. Heavy (seconds at 1M rows); runs in the sync
  * connection without holding any lock readers care about.
@@ -208,6 +212,7 @@ export function buildNext(db: Database.Database, resource: Resource, gen: string
   }
   for (const t of SNAPSHOT_TABLES[resource]) if (!t.endsWith('_fts') && !COMPLETE_BEFORE_INDEX[resource].includes(t)) createNextIndexes(db, t, gen);
   if (resource === 'orders') buildSummariesNext(db);
+  buildOverviewNext(db, resource, new Date().toISOString());
   const main = resource === 'contacts' ? 'contacts_next' : 'orders_next';
   return (db.prepare(`SELECT count(*) AS n FROM ${main}`).get() as { n: number }).n;
 }

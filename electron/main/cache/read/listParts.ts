@@ -7,11 +7,11 @@
 import { nationalDigits } from '../store/columns.ts';
 import { emptyFlag, qualify } from '../store/positions.ts';
 import { FILTER_TOKEN_MARK } from '../store/searchIndex.ts';
-import type { ContactQuery, OrderQuery, RecordChange } from '../../../../shared/query.ts';
+import type { ContactQuery, LocalDayRange, OrderQuery, RecordChange } from '../../../../shared/query.ts';
 import { addDays } from '../../../../shared/serviceParams.ts';
 import { deliveredSinceStart } from '../../../../shared/keptFilters.ts';
 import { timesMailed } from './mailing.ts';
-import { DELIVERED_SINCE_IDS } from './timeline.ts';
+import { DELIVERED_BETWEEN_IDS, DELIVERED_SINCE_IDS } from './timeline.ts';
 
 /** Sort column of shared/query.ts → position column (see build/publish.ts); `rowid` = default order. */
 export const CONTACT_SORT: Record<string, string> = {
@@ -247,6 +247,16 @@ export function orderConditions(query: OrderQuery, omit: keyof OrderQuery | unde
     // refuses a spec that is not one; should one come through, it matches nothing.
     params.deliveredSince = deliveredSinceStart(query.deliveredSince, new Date()) ?? '9999';
   }
+  if (omit !== 'envelopeTypes' && query.envelopeTypes?.length) where.push(noneOrIn('o.product_envelope_type', 'etype', query.envelopeTypes, params));
+  if (omit !== 'postageTypes' && query.postageTypes?.length) where.push(noneOrIn('o.product_postage_type', 'pstype', query.postageTypes, params));
+  if (omit !== 'deliveredBetween' && query.deliveredBetween) {
+    where.push(`o.id IN (${DELIVERED_BETWEEN_IDS})`);
+    Object.assign(params, localDayBounds(query.deliveredBetween, 'delivered'));
+  }
+  if (omit !== 'firstSeenBetween' && query.firstSeenBetween) {
+    where.push('o.id IN (SELECT f.id FROM order_first_seen f WHERE f.first_seen_at >= :firstSeenFrom AND f.first_seen_at < :firstSeenTo)');
+    Object.assign(params, localDayBounds(query.firstSeenBetween, 'firstSeen'));
+  }
   if (query.contactId) {
     where.push(`o.id IN (SELECT r.order_id FROM ${recipients} r WHERE r.contact_id = :contactId)`);
     params.contactId = query.contactId;
@@ -280,6 +290,26 @@ export function keptConditions(alias: string, resource: 'contacts' | 'orders', k
 function idsCondition(alias: string, ids: readonly string[], params: Record<string, unknown>): string {
   params.ids = JSON.stringify(ids);
   return `${alias}.id IN (SELECT value FROM json_each(:ids))`;
+}
+
+/** `column` is one of `values`; '' among them also matches NULL (the records that carry none). */
+function noneOrIn(column: string, prefix: string, values: readonly string[], params: Record<string, unknown>): string {
+  const among = `${column} IN (${inList(params, prefix, [...new Set(values)])})`;
+  return values.includes('') ? `(${among} OR ${column} IS NULL)` : among;
+}
+
+/**
+ * The instants (ISO 8601 UTC) that bound the local days of `range` in this process's time zone,
+ * as the parameters `<name>From` (the first day's local midnight, included) and `<name>To` (the
+ * local midnight after the last day, excluded): a day of 23 or 25 hours is covered whole. A day
+ * the schema would refuse matches nothing.
+ */
+function localDayBounds(range: LocalDayRange, name: string): Record<string, string> {
+  const now = new Date();
+  return {
+    [`${name}From`]: deliveredSinceStart(range.from, now) ?? '9999',
+    [`${name}To`]: deliveredSinceStart(addDays(range.to, 1), now) ?? '0000',
+  };
 }
 
 /** `column` equals `value`; '' also matches NULL (the group of orders that carry no such id). */

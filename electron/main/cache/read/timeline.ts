@@ -62,3 +62,12 @@ export function recordTimeline(db: Database.Database, resource: Resource, id: st
 export const DELIVERED_SINCE_IDS = `SELECT o.record_id FROM history.observation_runs r JOIN history.observations o ON o.run = r.run
   WHERE r.resource = 'orders' AND r.at_or_before >= :deliveredSince AND o.to_value = 'true'
     AND o.field = (SELECT code FROM history.observed_fields WHERE field = 'isDelivered')`;
+
+/**
+ * The SQL of the ids of the orders with a recipient observed delivered (`isDelivered` to true) in
+ * a sync whose read ended at or after `:deliveredFrom` and before `:deliveredTo` (ISO 8601 UTC).
+ * Needs the history attached ({@link historyReadable}).
+ */
+export const DELIVERED_BETWEEN_IDS = `SELECT o.record_id FROM history.observation_runs r JOIN history.observations o ON o.run = r.run
+  WHERE r.resource = 'orders' AND r.at_or_before >= :deliveredFrom AND r.at_or_before < :deliveredTo AND o.to_value = 'true'
+    AND o.field = (SELECT code FROM history.observed_fields WHERE field = 'isDelivered')`;

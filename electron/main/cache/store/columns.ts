@@ -41,3 +41,9 @@ export const RECIPIENT_COLUMNS = [
   'order_id', 'id', 'position', 'contact_id', 'first_name', 'last_name', 'full_name', 'company_name', 'email',
   'phone_no', 'address1', 'address2', 'city', 'zip', 'website_url', 'tracking_code', 'is_delivered', 'status', 'meta',
 ] as const;
+
+/**
+ * The Overview's table of each resource's snapshot (migration 10; one row: `part` JSON and
+ * `computed_at`), built by build/overview.ts and read by read/overview.ts.
+ */
+export const OVERVIEW_TABLES = { contacts: 'contact_overview', orders: 'order_overview' } as const;

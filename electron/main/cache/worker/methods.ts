@@ -62,16 +62,15 @@ export type CacheMethodName = keyof CacheMethods;
  */
 export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>([
   'queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory', 'listKeptFilters', 'learnedStatusNames', 'listViews', 'getView', 'viewsNamed',
-  'queryTemplates', 'getTemplate', 'queryCampaigns', 'getCampaign',
+  'queryTemplates', 'getTemplate', 'queryCampaigns', 'getCampaign', 'overview',
 ]);
 
 /**
- * Methods that scan a whole view (facet counts: seconds at a million rows for a broad search; the
- * overview's grouped counts).
+ * Methods that scan a whole view (facet counts: seconds at a million rows for a broad search).
  * The client answers them on a second connection in a worker thread of its own, so that a query
  * asked meanwhile, a keystroke's, never waits behind them (client.ts).
  */
-export const SCAN_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>(['contactFacets', 'orderFacets', 'overview']);
+export const SCAN_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>(['contactFacets', 'orderFacets']);
 
 /** Progress of a CSV export. */
 export interface ExportProgressValue {
