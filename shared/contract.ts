@@ -522,6 +522,9 @@ const recordId = recordIdSchema;
 const summaryId = z.string().max(128);
 
 /** Every call: its input schema and output type. The key is the call name; the channel is `letterdesk:<name>`. */
+/** Most characters of a chart image the page may send (`saveChartImage`'s `data`): a PNG of a large chart as base64. */
+export const MAX_CHART_IMAGE_CHARS = 30_000_000;
+
 export const calls = {
   getAppInfo: { input: empty, output: out<AppInfo>() },
 
@@ -626,7 +629,7 @@ export const calls = {
    * base64 or the SVG's text. Resolves with the path written, or null when the person cancelled.
    */
   saveChartImage: {
-    input: z.object({ fileName: z.string().min(1).max(200), format: z.enum(['png', 'svg']), data: z.string().min(1).max(40_000_000) }).strict(),
+    input: z.object({ fileName: z.string().min(1).max(200), format: z.enum(['png', 'svg']), data: z.string().min(1).max(MAX_CHART_IMAGE_CHARS) }).strict(),
     output: out<{ path: string | null }>(),
   },
 

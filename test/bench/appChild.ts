@@ -28,7 +28,7 @@
 import Database from 'better-sqlite3';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import type { ExportRequest } from '../../shared/contract.ts';
+import type { ExportRequest, ExportResult } from '../../shared/contract.ts';
 import type { ContactQuery } from '../../shared/query.ts';
 import { CONTACT_SORT_COLUMNS } from '../../shared/query.ts';
 import { CacheClient } from '../../electron/main/cache/worker/client.ts';
@@ -264,7 +264,7 @@ async function runExport(request: ExportRequest, call: Dispatch): Promise<Export
   // VmHWM cannot be reset: use it only when it rose during the export; else the sampled peak.
   const peak = hwm !== null && hwmBefore !== null && hwm > hwmBefore ? Math.max(hwm, during.rss) : during.rss;
   return {
-    rows: (result.value as { rows: number }).rows,
+    rows: (result.value as ExportResult).rows,
     ms,
     cpuMs: (cpu.user + cpu.system) / 1000,
     maxEventLoopDelayMs: histogram.max / 1e6,

@@ -56,6 +56,7 @@ export const VALID: { [N in CallName]: unknown } = {
   exportCsv: { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } },
   cancelExport: { exportId: 'x' },
   showInFolder: { path: '/tmp/x.csv' },
+  saveChartImage: { fileName: 'orders-by-status', format: 'svg', data: '<svg></svg>' },
   openExternal: { url: 'https://example.com' },
 };
 

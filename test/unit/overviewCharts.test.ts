@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { MAX_PERIODS, PERIODS, mapClass, periodCounts, stateName, tableCsv, type Period } from '../../renderer/src/lib/overviewData.ts';
+import { MAX_PERIODS, MIN_PERIODS, PERIODS, mapClass, periodCounts, stateName, tableCsv, type Period } from '../../renderer/src/lib/overviewData.ts';
 
 const day = (d: Date): string => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 const dateOf = (s: string): Date => {
@@ -27,7 +27,14 @@ describe('periodCounts', () => {
       { day: '2026-12-06', count: 3 }, // the Sunday of the same week
       { day: '2026-12-21', count: 5 },
     ];
-    expect(periodCounts(days, 'week', '2026-12-29')).toEqual([
+    const weeks = periodCounts(days, 'week', '2026-12-29');
+    // At least eight weeks: the three before the first day's week are zeros.
+    expect(weeks.slice(0, 3)).toEqual([
+      { from: '2026-11-09', to: '2026-11-15', count: 0 },
+      { from: '2026-11-16', to: '2026-11-22', count: 0 },
+      { from: '2026-11-23', to: '2026-11-29', count: 0 },
+    ]);
+    expect(weeks.slice(3)).toEqual([
       { from: '2026-11-30', to: '2026-12-06', count: 5 },
       { from: '2026-12-07', to: '2026-12-13', count: 0 },
       { from: '2026-12-14', to: '2026-12-20', count: 0 },
@@ -42,12 +49,14 @@ describe('periodCounts', () => {
       { day: '2026-03-01', count: 4 },
       { day: '2026-03-31', count: 1 },
     ];
-    expect(periodCounts(days, 'month', '2026-03-15')).toEqual([
+    const months = periodCounts(days, 'month', '2026-03-15');
+    expect(months.map((m) => m.from).slice(0, 3)).toEqual(['2025-10-01', '2025-11-01', '2025-12-01']);
+    expect(months.slice(3)).toEqual([
       { from: '2026-01-01', to: '2026-01-31', count: 1 },
       { from: '2026-02-01', to: '2026-02-28', count: 0 },
       { from: '2026-03-01', to: '2026-03-31', count: 5 },
     ]);
-    expect(periodCounts([{ day: '2026-03-01', count: 4 }], 'day', '2026-03-02').map((p) => p.count)).toEqual([4, 0]);
+    expect(periodCounts([{ day: '2026-03-01', count: 4 }], 'day', '2026-03-02').map((p) => p.count)).toEqual([...Array<number>(12).fill(0), 4, 0]);
     expect(periodCounts([], 'day', '2026-03-02')).toEqual([]);
   });
 
@@ -58,6 +67,7 @@ describe('periodCounts', () => {
         const today = days.reduce((max, d) => (d.day > max ? d.day : max), days[0]!.day);
         const bars = periodCounts(days, period, today);
         expect(bars.length).toBeLessThanOrEqual(MAX_PERIODS[period]);
+        expect(bars.length).toBeGreaterThanOrEqual(MIN_PERIODS[period]);
         for (let i = 1; i < bars.length; i++) expect(bars[i]!.from).toBe(nextDay(bars[i - 1]!.to));
         for (const b of bars) {
           const from = dateOf(b.from);

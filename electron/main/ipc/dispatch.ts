@@ -3,7 +3,7 @@
  * turn the outcome into a `Result`. Electron's ipcMain (electronTransport.ts) and the Playwright
  * harness (test/e2e/harness.ts) both call this, so the page sees the same behaviour through either.
  */
-import { calls, type CallName, type CallOutput, type Handlers } from '../../../shared/contract.ts';
+import { calls, MAX_CHART_IMAGE_CHARS, type CallName, type CallOutput, type Handlers } from '../../../shared/contract.ts';
 import { LetterdeskError, toErrorPayload, type Result } from '../../../shared/errors.ts';
 import { clip, describeIssues } from '../../../shared/zodIssues.ts';
 
@@ -70,8 +70,10 @@ export async function dispatchCall(
     } catch {
       throw new LetterdeskError('VALIDATION', `Input of ${name} is not plain data.`);
     }
-    if (size > MAX_INPUT_CHARS) {
-      throw new LetterdeskError('VALIDATION', `Input of ${name} is too large (${size} characters; the limit is ${MAX_INPUT_CHARS}).`);
+    // A chart image is a file's worth of text; every other input is a few fields.
+    const limit = name === 'saveChartImage' ? MAX_CHART_IMAGE_CHARS + 1024 : MAX_INPUT_CHARS;
+    if (size > limit) {
+      throw new LetterdeskError('VALIDATION', `Input of ${name} is too large (${size} characters; the limit is ${limit}).`);
     }
     if (!isPlainData(rawInput)) {
       throw new LetterdeskError('VALIDATION', `Input of ${name} is not plain data (only objects, arrays, strings, numbers, booleans and null, nested at most ${MAX_INPUT_DEPTH} deep).`);

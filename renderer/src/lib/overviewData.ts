@@ -14,6 +14,8 @@ export type Period = (typeof PERIODS)[number];
 
 /** Most bars a time chart shows: the latest ones (the table view lists the same). */
 export const MAX_PERIODS: Readonly<Record<Period, number>> = Object.freeze({ day: 60, week: 52, month: 36 });
+/** Fewest bars a time chart shows, ending with today's period, so that a first day has its weeks around it. */
+export const MIN_PERIODS: Readonly<Record<Period, number>> = Object.freeze({ day: 14, week: 8, month: 6 });
 
 const INTERVAL: Readonly<Record<Period, CountableTimeInterval>> = { day: timeDay, week: timeMonday, month: timeMonth };
 
@@ -32,7 +34,8 @@ function dayDate(day: string): Date {
 
 /**
  * Sums counts per local day into periods (Monday weeks, calendar months), with the periods
- * between that hold nothing as zeros, up to the period of `today`, the latest {@link MAX_PERIODS}.
+ * between that hold nothing as zeros, up to the period of `today`: at least {@link MIN_PERIODS}
+ * (the earlier ones zeros when the days start later), at most the latest {@link MAX_PERIODS}.
  * @param days counts per local day, any order
  * @param today the person's local day (YYYY-MM-DD)
  * @returns the periods oldest first; empty when no day has a count
@@ -49,7 +52,9 @@ export function periodCounts(days: readonly OverviewDay[], period: Period, today
     if (day < first) first = day;
     if (day > last) last = day;
   }
-  const starts = interval.range(interval.floor(dayDate(first)), interval.offset(interval.floor(dayDate(last)), 1));
+  const end = interval.floor(dayDate(last));
+  const start = new Date(Math.min(interval.floor(dayDate(first)).getTime(), interval.offset(end, 1 - MIN_PERIODS[period]).getTime()));
+  const starts = interval.range(start, interval.offset(end, 1));
   return starts.slice(-MAX_PERIODS[period]).map((start) => ({
     from: localDay(start),
     to: localDay(timeDay.offset(interval.offset(start, 1), -1)),
