@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CALL_NAMES, EVENT_NAMES, callChannel, eventChannel, type Handlers } from '../../shared/contract.ts';
+import { CALL_NAMES, EVENT_NAMES, MAX_CHART_IMAGE_CHARS, callChannel, eventChannel, type Handlers } from '../../shared/contract.ts';
 import { dispatchCall, MAX_INPUT_CHARS } from '../../electron/main/ipc/dispatch.ts';
 import { isTrustedSender } from '../../electron/main/ipc/electronTransport.ts';
 import { LetterdeskError } from '../../shared/errors.ts';
@@ -75,6 +75,7 @@ describe('dispatchCall', () => {
     ['not an object', 'getAppInfo', 'hello'],
     ['null', 'listProfiles', null],
     ['oversized', 'countContacts', { query: { search: 'x'.repeat(MAX_INPUT_CHARS + 1) } }],
+    ['an oversized chart image', 'saveChartImage', { fileName: 'map', format: 'png', data: 'A'.repeat(MAX_CHART_IMAGE_CHARS + 1) }],
     ['bad profile id', 'useProfile', { profileId: '../../etc' }],
     ['empty record id', 'getContact', { id: '' }],
     ['record id with a control character', 'getOrder', { id: '1\u0000' }],
@@ -87,6 +88,11 @@ describe('dispatchCall', () => {
       expect(result.error.message.length).toBeGreaterThan(10);
     }
     expect(seen).toEqual([]);
+  });
+  it('takes a chart image of a few megabytes, which is more than any other call may send', async () => {
+    const data = 'A'.repeat(4 * MAX_INPUT_CHARS);
+    expect(await dispatchCall(handlers, 'saveChartImage', { fileName: 'map', format: 'png', data })).toMatchObject({ ok: true });
+    expect(seen).toHaveLength(1);
   });
   it('says where in the input each problem is (shared/zodIssues.ts): the first five, each cut short', async () => {
     const wrong = await dispatchCall(handlers, 'queryContacts', { query: {}, window: { offset: '0', limit: 10 } });

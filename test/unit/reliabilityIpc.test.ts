@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CALL_NAMES, calls, type Handlers } from '../../shared/contract.ts';
-import { dispatchCall, MAX_INPUT_CHARS } from '../../electron/main/ipc/dispatch.ts';
+import { dispatchCall, maxInputChars } from '../../electron/main/ipc/dispatch.ts';
 import { anyValue, describeInput, expectNoPollution, expectValidationError, isInvalid, malformedFor, notPlainData, RUNS, SEED, VALID, watchProcess } from '../reliability/fuzz.ts';
 
 describe('IPC dispatch against generated hostile inputs (recording handler table)', () => {
@@ -76,7 +76,7 @@ describe('IPC dispatch against generated hostile inputs (recording handler table
     const start = reached.length;
     for (const name of CALL_NAMES) {
       const base = VALID[name] as Record<string, unknown>;
-      const huge = { ...base, pad: 'x'.repeat(MAX_INPUT_CHARS) };
+      const huge = { ...base, pad: 'x'.repeat(maxInputChars(name)) };
       const result = await dispatchCall(recording, name, huge);
       expectValidationError(result, name);
       expect(result.ok ? '' : result.error.message).toMatch(/too large/);

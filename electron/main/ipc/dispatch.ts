@@ -47,6 +47,14 @@ export function isCallName(name: unknown): name is CallName {
 }
 
 /**
+ * The most characters a call's input may have as JSON: a chart image is a file's worth of text
+ * ({@link MAX_CHART_IMAGE_CHARS} and its other fields); every other input is a few fields.
+ */
+export function maxInputChars(name: CallName): number {
+  return name === 'saveChartImage' ? MAX_CHART_IMAGE_CHARS + 1024 : MAX_INPUT_CHARS;
+}
+
+/**
  * Runs one call.
  * @param handlers the handler table
  * @param name the call name (unknown names give a VALIDATION error)
@@ -70,8 +78,7 @@ export async function dispatchCall(
     } catch {
       throw new LetterdeskError('VALIDATION', `Input of ${name} is not plain data.`);
     }
-    // A chart image is a file's worth of text; every other input is a few fields.
-    const limit = name === 'saveChartImage' ? MAX_CHART_IMAGE_CHARS + 1024 : MAX_INPUT_CHARS;
+    const limit = maxInputChars(name);
     if (size > limit) {
       throw new LetterdeskError('VALIDATION', `Input of ${name} is too large (${size} characters; the limit is ${limit}).`);
     }
