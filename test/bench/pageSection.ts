@@ -2,7 +2,8 @@
  * The benchmark's page section: the app in Chromium on a synced data directory
  * (test/bench/page/pageChild.ts measures, in the page), and its rows in the table: keystroke →
  * first rows of the new result painted, long tasks while scrolling with the wheel and the
- * scrollbar, End / Home and a jump to a random row, opening a detail, sorting by another column.
+ * scrollbar, End / Home and a jump to a random row, opening a detail, sorting by another column;
+ * and the Overview opened from the sidebar.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,8 +16,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Samples per measurement: a full run, and a quick one (a check that the section works). */
 const SAMPLES = {
-  full: { searches: 18, jumps: 20, details: 12, homeEnd: 5, sortColumns: 10, wheelSteps: 60 },
-  quick: { searches: 4, jumps: 4, details: 3, homeEnd: 2, sortColumns: 2, wheelSteps: 12 },
+  full: { searches: 18, jumps: 20, details: 12, homeEnd: 5, sortColumns: 10, wheelSteps: 60, overviews: 10 },
+  quick: { searches: 4, jumps: 4, details: 3, homeEnd: 2, sortColumns: 2, wheelSteps: 12, overviews: 3 },
 };
 
 const median = (values: readonly number[]): number => percentile(values, 50);
@@ -72,5 +73,7 @@ export async function pageSection(options: { scale: string; dataDir: string; cac
     `End from the top: ${spread(r.end)}; Home from the end: ${spread(r.home)}; from the key press in the focused grid to its target row on screen with every row there painted`);
   p95Row(`${s}.page.jump`, `${s}: page: jump to a random row → rows painted`, r.jump, 100, 'the grid scrolled to a random position at once (as a scrollbar drag released there), from that moment to every row on screen painted');
   p95Row(`${s}.page.detail`, `${s}: page: click a row → its detail painted`, r.detail, 50, 'a click on a row elsewhere in the table each time, the detail closed before; to the paint that shows the record in the detail panel');
+  p95Row(`${s}.page.overview`, `${s}: page: click Overview → its tiles and charts painted`, r.overview, 200,
+    `the first opening (its numbers read for the first time) ${fmt(r.overview[0]?.ms ?? 0)} ms; from the sidebar click to the frame after the tiles and the map's states are in the DOM; the numbers are computed at publish`);
   p95Row(`${s}.page.sort`, `${s}: page: click a column header → rows in the new order painted`, r.sort, 150, `${r.sort.length / 3} columns, each ascending, descending and back to the default order; to the paint that shows the first row of the answer`);
 }

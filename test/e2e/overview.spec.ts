@@ -84,6 +84,14 @@ test('the overview: the map, the deliveries and the statuses match the sample AP
   await expect.poll(() => matchCount(page)).toBe(topCount);
   await page.keyboard.press('Alt+ArrowLeft');
 
+  // A kept service filter opens its members: the contacts with a failed address.
+  const failed = overview.getByRole('listitem', { name: 'Address status' }).getByRole('button', { name: /^Failed/ });
+  const failedCount = count((await failed.textContent()) ?? '');
+  expect(failedCount).toBeGreaterThan(0);
+  await failed.click();
+  await expect.poll(() => matchCount(page)).toBe(failedCount);
+  await page.keyboard.press('Alt+ArrowLeft');
+
   // A day's bar opens the orders with a letter seen delivered that day (from the table view, as the keyboard reaches it).
   await card(page, 'deliveries').getByRole('button', { name: 'Table', exact: true }).click();
   await card(page, 'deliveries').locator('tbody tr').filter({ hasText: localDay(new Date()) }).getByRole('button').click();

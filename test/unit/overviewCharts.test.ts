@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { MAX_PERIODS, MIN_PERIODS, PERIODS, mapClass, periodCounts, stateName, tableCsv, type Period } from '../../renderer/src/lib/overviewData.ts';
+import { MAP_HEIGHT, MAP_WIDTH, stateOutlines } from '../../renderer/src/lib/usMap.ts';
+import { MAX_PERIODS, MIN_PERIODS, PERIODS, STATE_BY_FIPS, mapClass, periodCounts, stateName, tableCsv, type Period } from '../../renderer/src/lib/overviewData.ts';
 
 const day = (d: Date): string => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 const dateOf = (s: string): Date => {
@@ -100,6 +101,21 @@ describe('a chart’s table as CSV', () => {
 });
 
 describe('the map', () => {
+  it('draws the 50 states and DC once each, inside its box; the territories are listed, not drawn', () => {
+    const outlines = stateOutlines();
+    expect(outlines.map((o) => o.code).sort()).toEqual(Object.values(STATE_BY_FIPS).filter((c) => !['AS', 'GU', 'MP', 'PR', 'VI'].includes(c)).sort());
+    for (const { code, d } of outlines) {
+      const numbers = (d.match(/-?\d+(\.\d+)?/g) ?? []).map(Number);
+      expect(numbers.length, code).toBeGreaterThan(6);
+      // Each state's middle point lies in the box (Alaska's westernmost islands reach past its edge).
+      const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+      const x = median(numbers.filter((_, i) => i % 2 === 0));
+      const y = median(numbers.filter((_, i) => i % 2 === 1));
+      expect(x > 0 && x < MAP_WIDTH && y > 0 && y < MAP_HEIGHT, `${code} at ${x}, ${y}`).toBe(true);
+    }
+    expect(stateOutlines()).toBe(outlines);
+  });
+
   it('puts a count in one of five classes of equal width, none in class 0', () => {
     expect([0, 1, 20, 21, 99, 100].map((n) => mapClass(n, 100))).toEqual([0, 1, 1, 2, 5, 5]);
     expect(mapClass(3, 0)).toBe(0);

@@ -5,7 +5,7 @@
  */
 
 /** The styles a chart's marks and text take from the stylesheet, copied onto the saved file. */
-const PRESENTATION = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline'] as const;
+const PRESENTATION = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline', 'vector-effect'] as const;
 
 /** Attributes of the page that mean nothing in a file (focus, roles, Svelte's scoping classes). */
 const PAGE_ONLY = ['class', 'tabindex', 'role', 'aria-label', 'aria-hidden', 'focusable', 'data-testid'] as const;

@@ -257,6 +257,43 @@ async function sorts(page: Page, columns: number): Promise<PageSample[]> {
   return out;
 }
 
+/**
+ * Opens the Overview from the sidebar `n` times, back to the contacts table between: from the
+ * click to the frame after its tiles and the map's states are in the DOM (the frame that shows
+ * them painted). Its numbers are computed at publish, so even the first opening reads a few
+ * kilobytes.
+ */
+async function overviews(page: Page, n: number): Promise<PageSample[]> {
+  const out: PageSample[] = [];
+  for (let i = 0; i < n; i++) {
+    const { ms, domMs } = await page.evaluate(
+      () =>
+        new Promise<{ ms: number; domMs: number }>((resolve, reject) => {
+          const button = [...document.querySelectorAll<HTMLButtonElement>('nav[aria-label="Main"] button')].find((b) => b.textContent?.trim() === 'Overview');
+          if (!button) return reject(new Error('no Overview button in the sidebar'));
+          const start = performance.now();
+          button.click();
+          const shown = (): boolean => document.querySelectorAll('[data-testid="chart-contacts-by-state"] path[data-state]').length > 0 && document.querySelector('[aria-label="Totals"]') !== null;
+          const frame = (): void => {
+            if (!shown()) {
+              if (performance.now() - start > 30_000) reject(new Error('the Overview did not show in 30 s'));
+              else requestAnimationFrame(frame);
+              return;
+            }
+            const domMs = performance.now() - start;
+            requestAnimationFrame(() => resolve({ ms: performance.now() - start, domMs }));
+          };
+          requestAnimationFrame(frame);
+        }),
+    );
+    out.push({ label: i === 0 ? 'first opening' : `opening ${i + 1}`, ms, domMs, sentMs: null, callMs: null, earlierCalls: 0 });
+    await page.waitForTimeout(400);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Contacts/ }).click();
+    await settle(page);
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as PageChildInput;
   const random = rng(input.seed);
@@ -296,9 +333,10 @@ async function main(): Promise<void> {
     const jumped = await jumps(page, input.jumps, random);
     const opens = await details(page, input.details, random);
     const sorted = await sorts(page, input.sortColumns);
+    const overviewed = await overviews(page, input.overviews);
     const out: PageChildResult = {
       rows, browser: browser.version(), openMs: opened.ms, keystroke: typed.samples, typingLongTasks: typed.longTasks,
-      wheel: wheeled, scrollbar: dragged, end, home, jump: jumped, detail: opens, sort: sorted,
+      wheel: wheeled, scrollbar: dragged, end, home, jump: jumped, detail: opens, sort: sorted, overview: overviewed,
     };
     livePage = null;
     report(out);

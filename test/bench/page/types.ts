@@ -26,6 +26,8 @@ export interface PageChildInput {
   sortColumns: number;
   /** Wheel steps of each of the three wheel bursts, and moves of the scrollbar drag. */
   wheelSteps: number;
+  /** Openings of the Overview from the contacts table (each a sample; the first one reads its numbers for the first time). */
+  overviews: number;
   seed: number;
 }
 
@@ -79,4 +81,6 @@ export interface PageChildResult {
   jump: PageSample[];
   detail: PageSample[];
   sort: PageSample[];
+  /** Sidebar click on Overview → its tiles and charts (the map's states) painted; the first sample is the first opening. */
+  overview: PageSample[];
 }
