@@ -39,7 +39,7 @@ const input = JSON.parse(process.argv[2] ?? '{}') as OverviewChildInput;
 const db = openCache(input.cacheFile);
 const buildMs: OverviewChildResult['buildMs'] = {};
 for (const resource of input.resources) {
-  const select = resource === 'contacts' ? contactPartSelect('contacts', '?') : orderPartSelect('orders', 'order_first_seen', '?');
+  const select = resource === 'contacts' ? contactPartSelect('contacts', '?') : orderPartSelect('orders', 'order_first_seen', 'order_campaigns', 'order_templates', '?');
   const statement = db.prepare(select);
   const times: number[] = [];
   for (let i = 0; i < BUILD_RUNS; i++) {
