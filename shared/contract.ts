@@ -410,9 +410,9 @@ export interface Overview {
   recipients: { total: number; delivered: number };
   /** Recipients observed delivered per local day of the sync that saw it (YYYY-MM-DD), oldest first. */
   deliveriesByDay: OverviewDay[];
-  /** The campaigns of the cached orders, most letters delivered first. */
+  /** The campaigns of the cached orders, most letters delivered first: the first 100 (a large account has tens of thousands). */
   campaigns: { id: string; name: string; recipients: number; delivered: number }[];
-  /** The templates of the cached orders, most used (orders) first. */
+  /** The templates of the cached orders, most used (orders) first: the first 100. */
   templates: { id: string; title: string; orders: number; recipients: number }[];
   /** The kept service filters (shared/keptFilters.ts) read at least once: each value's member count and when it was read. */
   kept: { resource: Resource; param: string; value: string; members: number; readAt: string }[];

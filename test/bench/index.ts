@@ -7,7 +7,7 @@
  *   npm run bench -- --quick           10,000 contacts / 3,000 orders, the slow server at 5,000 (CI)
  *   npm run bench -- --scales 50000    any scales (comma-separated)
  *   npm run bench -- --write-docs      also rewrite docs/benchmarks.md with the table and the machine
- *   npm run bench -- --only sync,queries,export,page,slow,kept,history   a subset of the sections
+ *   npm run bench -- --only sync,queries,export,page,slow,kept,history,overview   a subset of the sections
  *   npm run bench -- --keep            keep the caches and CSV files under .bench/
  *   npm run bench -- --resources contacts   floors and sync of contacts only
  *   npm run bench -- --orders-max 100000    orders only at scales up to 100k contacts
@@ -32,6 +32,8 @@
  *    worker; the export is compared with the `sqlite3` shell on the same cache file and SELECT;
  *  - the history `historyChild`: a second sync with a tenth of the records changed, from the
  *    scale's cache, the observation of the changes (cache/build/observe.ts) timed where it runs;
+ *  - the Overview `overviewChild`: what computing its numbers adds to a publish (the build's
+ *    SELECTs over the scale's cache) and its read through the database worker;
  *  - at the run's largest scale, the page (pageSection.ts, page/pageChild.ts): the built renderer
  *    in Chromium on the synced data directory, latencies measured in the page.
  * Once per run, the slow server (slowSection.ts): the sync against servers that add 50 ms, or
@@ -59,6 +61,7 @@ import { prepareBenchView, type BenchView } from './viewSetup.ts';
 import { add, addMax, addRatio, errors, failed, label, log, metrics, raw } from './results.ts';
 import { keptReads } from './keptSection.ts';
 import type { HistoryChildInput, HistoryChildResult } from './historyChild.ts';
+import type { OverviewChildInput, OverviewChildResult } from './overviewChild.ts';
 import { slowServer } from './slowSection.ts';
 import { pageSection } from './pageSection.ts';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../electron/main/sync/decisions.ts';
@@ -70,7 +73,7 @@ const option = (name: string): string | undefined => (args.includes(name) ? args
 const quick = flag('--quick');
 const scales = (option('--scales') ?? (quick ? '10000' : '100000,1000000')).split(',').map((s) => Number(s.replace(/[_k]/g, (m) => (m === 'k' ? '000' : ''))));
 /** Every section, in the order they run. */
-const ALL_SECTIONS = ['sync', 'queries', 'export', 'page', 'slow', 'kept', 'history'] as const;
+const ALL_SECTIONS = ['sync', 'queries', 'export', 'page', 'slow', 'kept', 'history', 'overview'] as const;
 const sections = new Set((option('--only') ?? ALL_SECTIONS.join(',')).split(','));
 const allSections = ALL_SECTIONS.every((x) => sections.has(x));
 const keep = flag('--keep');
@@ -79,7 +82,7 @@ const allResources = (option('--resources') ?? 'contacts,orders').split(',').fil
 /** `--orders-max N`: orders only at scales up to N contacts (a 1M run without them fits in minutes). */
 const ordersMax = Number(option('--orders-max') ?? Number.POSITIVE_INFINITY);
 /** What a scale syncs: without the sync section only contacts, which the other sections read. */
-const resourcesAt = (contacts: number): Resource[] => allResources.filter((r) => (r !== 'orders' || contacts <= ordersMax) && (r === 'contacts' || sections.has('sync') || sections.has('history')));
+const resourcesAt = (contacts: number): Resource[] => allResources.filter((r) => (r !== 'orders' || contacts <= ordersMax) && (r === 'contacts' || sections.has('sync') || sections.has('history') || sections.has('overview')));
 const writeDocs = flag('--write-docs');
 /**
  * Rows per request (`--page-size`): 1,000, the sample API's maximum, unless asked otherwise (the
@@ -246,6 +249,28 @@ async function observationCost(s: string, cacheFile: string, resources: readonly
   }
 }
 
+/**
+ * The Overview section (overviewChild.ts), from the scale's synced cache. Printed rows: its read
+ * through the database worker, p95 (a part of the page's 200 ms to paint); and per resource what
+ * computing its numbers adds to the publish, also over this run's sync of the resource.
+ */
+async function overviewCost(s: string, cacheFile: string, resources: readonly Resource[], syncMs: Record<Resource, number | null>): Promise<void> {
+  const input: OverviewChildInput = { cacheFile, resources: [...resources], builtWorker };
+  const { result } = await runChild<OverviewChildResult>(resolve(here, 'overviewChild.ts'), input);
+  raw[`${s}.overview`] = result;
+  log(`overview ${s}: ${fmt(result.contacts)} contacts, ${fmt(result.orders)} orders; reads ${result.readMs.map((ms) => fmt(ms)).join(', ')} ms`);
+  add({ key: `${s}.overview.read`, name: `${s}: the Overview's numbers through the database worker (p95 of ${result.readMs.length})`, value: percentile(result.readMs, 95), unit: 'ms', target: '', pass: null,
+    note: `${fmt(result.contacts)} contacts, ${fmt(result.orders)} orders; median ${fmt(percentile(result.readMs, 50))} ms; the page has 200 ms to paint` });
+  for (const resource of resources) {
+    const times = result.buildMs[resource];
+    if (!times) continue;
+    const ms = percentile(times, 50);
+    const base = syncMs[resource];
+    add({ key: `${s}.overview.build.${resource}`, name: `${s}: computing the Overview's numbers of ${resource} at the publish`, value: ms, unit: 'ms', target: '', pass: null,
+      note: `median of ${times.length}${base ? `; ${fmt((ms / base) * 100)} % of this run's sync of ${resource}` : ''}` });
+  }
+}
+
 function reportSync(s: string, contacts: number, orders: number, resources: readonly Resource[], done: readonly SyncRound[], scaleRaw: Record<string, unknown>): void {
   const last = done[done.length - 1] as SyncRound;
   scaleRaw.floors = last.floor;
@@ -335,7 +360,7 @@ async function runScale(contacts: number): Promise<void> {
   let synced = false;
   let syncMs: Record<Resource, number | null> = { contacts: null, orders: null };
   try {
-    if (sections.has('sync') || sections.has('queries') || sections.has('export') || sections.has('history') || (sections.has('page') && contacts === pageScale)) {
+    if (sections.has('sync') || sections.has('queries') || sections.has('export') || sections.has('history') || sections.has('overview') || (sections.has('page') && contacts === pageScale)) {
       // Floors and sync take turns (floors, sync, floors, sync, …) so that a slow spell of the
       // shared VM falls on both sides; the medians are compared (see SYNC_ROUNDS).
       const rounds = sections.has('sync') && !quick && contacts <= 100_000 ? SYNC_ROUNDS : 1;
@@ -376,6 +401,14 @@ async function runScale(contacts: number): Promise<void> {
         await observationCost(s, cacheFile, resources, syncMs);
       } catch (error) {
         failed(`${s}.history`, `${s}: observed history`, error);
+      }
+      flush();
+    }
+    if (synced && sections.has('overview')) {
+      try {
+        await overviewCost(s, cacheFile, resources, syncMs);
+      } catch (error) {
+        failed(`${s}.overview`, `${s}: Overview`, error);
       }
       flush();
     }
@@ -528,7 +561,7 @@ async function main(): Promise<void> {
   mkdirSync(benchDir, { recursive: true });
   log(`${quick ? 'quick' : 'full'} run at ${scales.map(label).join(', ')} contacts; sections ${[...sections].join(', ')}`);
   builtWorker = buildWorker();
-  const atScale = (contacts: number): boolean => ['sync', 'queries', 'export', 'history'].some((x) => sections.has(x)) || (sections.has('page') && contacts === pageScale);
+  const atScale = (contacts: number): boolean => ['sync', 'queries', 'export', 'history', 'overview'].some((x) => sections.has(x)) || (sections.has('page') && contacts === pageScale);
   for (const contacts of scales.filter(atScale)) {
     try {
       await runScale(contacts);

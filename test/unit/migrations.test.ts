@@ -222,6 +222,24 @@ describe('cache migrations', () => {
     db.close();
   });
 
+  it('010_overview computes the numbers of a resource synced before, and stores none for one never synced', () => {
+    const db = version1('m10.sqlite');
+    migrate(db, 9);
+    db.exec("UPDATE resource_state SET last_synced_at = '2026-11-30T08:00:00.000Z' WHERE resource = 'contacts'");
+    db.exec("UPDATE contacts SET invalid_reason = 'no zip' WHERE id = 'c2'");
+    const before = db.prepare('SELECT state, count(*) AS n FROM contacts GROUP BY state ORDER BY state').all() as { state: string | null; n: number }[];
+    expect(migrate(db, 10)).toEqual({ from: 9, to: 10 });
+    const row = db.prepare('SELECT part, computed_at FROM contact_overview').get() as { part: string; computed_at: string };
+    const part = JSON.parse(row.part) as { total: number; invalid: number; states: [string, number][] };
+    expect(part.total).toBe(before.reduce((n, r) => n + r.n, 0));
+    expect(part.invalid).toBe(1);
+    expect(part.states.sort()).toEqual(before.map((r) => [r.state ?? '', r.n]).sort());
+    expect(row.computed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // The orders were never synced: no numbers, so the overview says none were computed.
+    expect(db.prepare('SELECT count(*) FROM order_overview').pluck().get()).toBe(0);
+    db.close();
+  });
+
   it('sets WAL and synchronous=NORMAL on open', () => {
     const db = openCache(join(dir, 'pragmas.sqlite'));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

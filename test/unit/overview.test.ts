@@ -89,6 +89,21 @@ describe('letterdesk overview --json, offline', () => {
   });
 });
 
+describe('letterdesk overview --json keys', () => {
+  it('keeps the keys the issue fixes and adds the Overview page’s', () => {
+    expect(Object.keys(printed).sort()).toEqual(['campaigns', 'computedAt', 'contacts', 'deliveriesByDay', 'kept', 'orders', 'recipients', 'templates']);
+    expect(Object.keys(printed.contacts).sort()).toEqual(['byState', 'invalid', 'stateValues', 'total']);
+    expect(Object.keys(printed.orders).sort()).toEqual(['byEnvelope', 'byPostage', 'byProductType', 'byStatus', 'firstSeenByDay', 'invalid', 'total']);
+    expect(Object.keys(printed.orders.byStatus[0]!).sort()).toEqual(['code', 'count', 'name']);
+    expect(Object.keys(printed.recipients).sort()).toEqual(['delivered', 'total']);
+    expect(Object.keys(printed.campaigns[0]!).sort()).toEqual(['delivered', 'id', 'name', 'recipients']);
+    expect(Object.keys(printed.templates[0]!).sort()).toEqual(['id', 'orders', 'recipients', 'title']);
+    expect(printed.kept.length).toBeGreaterThan(0);
+    expect(Object.keys(printed.kept[0]!).sort()).toEqual(['members', 'param', 'readAt', 'resource', 'value']);
+    expect(printed.computedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
+
 describe('uspsStateCode', () => {
   it('gives the code of every state, DC and territory by name, and of each code itself', () => {
     expect(new Set(Object.values(USPS_STATE_CODES)).size).toBe(56);

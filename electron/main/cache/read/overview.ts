@@ -1,7 +1,7 @@
 /**
  * The overview of a profile's cache (issue "The mailing at a glance"; the Overview page and
- * `letterdesk overview`): the record numbers each publish computed (build/overview.ts), the
- * templates and campaigns (build/summaries.ts), the kept filters' counts, and the deliveries
+ * `letterdesk overview`): the record numbers each publish computed (build/overview.ts) with the
+ * first templates and campaigns (build/summaries.ts), the kept filters' counts, and the deliveries
  * observed per local day (the observed history's per-run counts, store/history.ts). Reads a few
  * small tables only, so it stays quick at a million records; nothing here groups the records.
  */
@@ -36,10 +36,12 @@ interface OrderPart {
   envelopes: [string, number][];
   postages: [string, number][];
   firstSeen: [string, number][];
+  campaigns: [string, string, number, number][];
+  templates: [string, string, number, number][];
 }
 
 const NO_CONTACTS: ContactPart = { total: 0, invalid: 0, states: [] };
-const NO_ORDERS: OrderPart = { total: 0, invalid: 0, recipients: 0, delivered: 0, statuses: [], productTypes: [], envelopes: [], postages: [], firstSeen: [] };
+const NO_ORDERS: OrderPart = { total: 0, invalid: 0, recipients: 0, delivered: 0, statuses: [], productTypes: [], envelopes: [], postages: [], firstSeen: [], campaigns: [], templates: [] };
 
 /** The stored part of `table` and its computed time; none before the resource's first sync. */
 function partOf<T>(db: Database.Database, table: string): { part: T; computedAt: string } | null {
@@ -114,12 +116,6 @@ export function overview(db: Database.Database, statusNames: Readonly<Record<str
     const byStatus = [...statuses]
       .sort((a, b) => b[1] - a[1] || (a[0] ?? -1) - (b[0] ?? -1))
       .map(([code, count]) => ({ code, name: code === null ? null : (statusNames[String(code)] ?? null), count }));
-    const campaigns = (stmt(db, 'SELECT campaign_id, name, recipients, delivered FROM order_campaigns ORDER BY delivered DESC, recipients DESC, campaign_id').all() as {
-      campaign_id: string; name: string | null; recipients: number; delivered: number;
-    }[]).map((c) => ({ id: c.campaign_id, name: c.name ?? '', recipients: c.recipients, delivered: c.delivered }));
-    const templates = (stmt(db, 'SELECT template_id, title, orders, recipients FROM order_templates ORDER BY orders DESC, recipients DESC, template_id').all() as {
-      template_id: string; title: string | null; orders: number; recipients: number;
-    }[]).map((t) => ({ id: t.template_id, title: t.title ?? '', orders: t.orders, recipients: t.recipients }));
     const kept = listKeptFilters(db).flatMap((k) => (k.readAt !== null && k.members !== null ? [{ resource: k.resource, param: k.param, value: k.value, members: k.members, readAt: k.readAt }] : []));
     const times = [contacts?.computedAt, orders?.computedAt].filter((t): t is string => t !== undefined).sort();
     return {
@@ -132,8 +128,8 @@ export function overview(db: Database.Database, statusNames: Readonly<Record<str
       },
       recipients: { total: o.recipients, delivered: o.delivered },
       deliveriesByDay: deliveriesByDay(db),
-      campaigns,
-      templates,
+      campaigns: o.campaigns.map(([id, name, recipients, delivered]) => ({ id, name, recipients, delivered })),
+      templates: o.templates.map(([id, title, orders, recipients]) => ({ id, title, orders, recipients })),
       kept,
     };
   });

@@ -4,7 +4,8 @@
  *
  *  - `contact_overview`, `order_overview`: one row each, the numbers of the resource's published
  *    mirror as a JSON object (`part`) and when they were computed (`computed_at`). Part of each
- *    resource's visible snapshot: every build computes its row, every publish shows it. Filled
+ *    resource's visible snapshot: every build computes its row, every publish shows it; the order
+ *    part also lists the first 100 campaigns (most delivered) and templates (most used). Filled
  *    here for a resource that has been synced, so an existing cache shows its numbers at once.
  *
  * Append-only: never edit this file once released. The fill is a frozen copy of what
@@ -38,7 +39,11 @@ INSERT INTO order_overview (part, computed_at)
       'productTypes', json((SELECT json_group_array(json_array(v, n)) FROM (SELECT product_type AS v, sum(n) AS n FROM g GROUP BY 1))),
       'envelopes', json((SELECT json_group_array(json_array(v, n)) FROM (SELECT envelope AS v, sum(n) AS n FROM g GROUP BY 1))),
       'postages', json((SELECT json_group_array(json_array(v, n)) FROM (SELECT postage AS v, sum(n) AS n FROM g GROUP BY 1))),
-      'firstSeen', json((SELECT json_group_array(json_array(v, n)) FROM (SELECT first_seen_at AS v, count(*) AS n FROM order_first_seen GROUP BY 1)))),
+      'firstSeen', json((SELECT json_group_array(json_array(v, n)) FROM (SELECT first_seen_at AS v, count(*) AS n FROM order_first_seen GROUP BY 1))),
+      'campaigns', json((SELECT json_group_array(json_array(campaign_id, coalesce(name, ''), recipients, delivered) ORDER BY delivered DESC, recipients DESC, campaign_id)
+        FROM (SELECT * FROM order_campaigns ORDER BY delivered DESC, recipients DESC, campaign_id LIMIT 100))),
+      'templates', json((SELECT json_group_array(json_array(template_id, coalesce(title, ''), orders, recipients) ORDER BY orders DESC, recipients DESC, template_id)
+        FROM (SELECT * FROM order_templates ORDER BY orders DESC, recipients DESC, template_id LIMIT 100)))),
       strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
     WHERE (SELECT last_synced_at FROM resource_state WHERE resource = 'orders') IS NOT NULL;
 `,
