@@ -26,6 +26,7 @@ import {
   type RowPage,
 } from './query.ts';
 import { MAX_KEPT_VALUE, MAX_KEPT_VALUES_PER_PARAM, type KeptSettings } from './keptFilters.ts';
+import type { LabelAddresses } from './labelSheets.ts';
 import type { Contact, Order, Resource } from './serviceRecords.ts';
 import { queryEncodingSchema, type QueryEncoding } from './serviceQuery.ts';
 import { statusNamesSchema, type LearnedStatusNames, type StatusNames } from './statusNames.ts';
@@ -615,6 +616,22 @@ export const calls = {
   queryCampaigns: { input: z.object({ query: campaignQuerySchema, window: windowSchema }).strict(), output: out<RowPage<CampaignRow>>() },
   /** One campaign; its orders are `queryOrders` with `campaignId`. NOT_FOUND when no cached order has it. */
   getCampaign: { input: z.object({ id: summaryId }).strict(), output: out<CampaignRow>() },
+  /**
+   * The addresses for mailing labels (shared/labelSheets.ts): a contact view's contacts or an order
+   * view's recipients, in view order, at most MAX_LABELS; those a label cannot hold listed apart.
+   */
+  labelAddresses: {
+    input: z.discriminatedUnion('source', [
+      z.object({ source: z.literal('contacts'), query: contactQuerySchema }).strict(),
+      z.object({ source: z.literal('recipients'), query: orderQuerySchema }).strict(),
+    ]),
+    output: out<LabelAddresses>(),
+  },
+  /**
+   * Shows the save dialog and prints the window to PDF there: the page shows only the label
+   * sheets when printed, each at its CSS page size. Resolves with the path, or null when cancelled.
+   */
+  saveLabelsPdf: { input: z.object({}).strict(), output: out<{ path: string | null; pages: number }>() },
   /** The active profile's mailing at a glance ({@link Overview}), offline; status names as the tables show them. */
   overview: { input: z.object({}).strict(), output: out<Overview>() },
 

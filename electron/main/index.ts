@@ -60,6 +60,10 @@ if (claimSingleInstance(app, () => window)) {
     setProgress(fraction) {
       window?.setProgressBar(fraction === null ? -1 : Math.max(0, Math.min(1, fraction)));
     },
+    async printToPdf() {
+      if (!window) throw new Error('There is no window to print.');
+      return window.webContents.printToPDF({ preferCSSPageSize: true, printBackground: true });
+    },
     launchSyncProcess: utilitySyncProcessLauncher((modulePath, args, options) => utilityProcess.fork(modulePath, args, options)),
   };
 

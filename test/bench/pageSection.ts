@@ -75,5 +75,12 @@ export async function pageSection(options: { scale: string; dataDir: string; cac
   p95Row(`${s}.page.detail`, `${s}: page: click a row → its detail painted`, r.detail, 50, 'a click on a row elsewhere in the table each time, the detail closed before; to the paint that shows the record in the detail panel');
   p95Row(`${s}.page.overview`, `${s}: page: click Overview → its tiles and charts painted`, r.overview, 200,
     `the first opening (its numbers read for the first time) ${fmt(r.overview[0]?.ms ?? 0)} ms; from the sidebar click to the frame after the tiles and the map's states are in the DOM; the numbers are computed at publish`);
+  if (r.labels) {
+    const l = r.labels;
+    add({
+      key: `${s}.page.labels`, name: `${s}: page: ${fmt(l.labels)} mailing labels → preview and PDF`, value: Math.round(l.previewMs + l.pdfMs), unit: 'ms', target: '≤ 10 s', pass: l.previewMs + l.pdfMs <= 10_000,
+      note: `Avery 5160, ${fmt(l.pages)} pages; Print labels → every sheet in the preview ${fmt(l.previewMs)} ms, then the PDF by the page's engine (as Electron's printToPDF) ${fmt(l.pdfMs)} ms`,
+    });
+  }
   p95Row(`${s}.page.sort`, `${s}: page: click a column header → rows in the new order painted`, r.sort, 150, `${r.sort.length / 3} columns, each ascending, descending and back to the default order; to the paint that shows the first row of the answer`);
 }

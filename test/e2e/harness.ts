@@ -221,6 +221,11 @@ async function startApp(page: Page, dataDir: string, sample: { contacts: number;
       platformLog.openedExternal.push(url);
     },
     setProgress: (fraction) => void platformLog.progress.push(fraction),
+    // The same engine as Electron's printToPDF: the page printed at its CSS page sizes.
+    printToPdf: async () => {
+      if (!livePage) throw new Error('the page is closed');
+      return livePage.pdf({ preferCSSPageSize: true, printBackground: true });
+    },
   };
   let livePage: Page | null = page;
   const core = createCore({

@@ -56,6 +56,8 @@ export const VALID: { [N in CallName]: unknown } = {
   exportCsv: { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } },
   cancelExport: { exportId: 'x' },
   showInFolder: { path: '/tmp/x.csv' },
+  labelAddresses: { source: 'contacts', query: {} },
+  saveLabelsPdf: {},
   saveChartImage: { fileName: 'orders-by-status', format: 'svg', data: '<svg></svg>' },
   openExternal: { url: 'https://example.com' },
 };

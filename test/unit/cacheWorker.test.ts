@@ -95,6 +95,7 @@ describe('read methods through the worker', () => {
     syncHistory: [[10], [1]],
     recordTimeline: [['orders', someOrder()], ['contacts', 'no such id']],
     overview: [[], [{ '4': 'Mailed' }]],
+    labelAddresses: [[{ source: 'contacts', query: { states: ['Ohio'] } }], [{ source: 'recipients', query: { search: 'a' } }]],
     readPreview: [['0'.repeat(32)], ['not a key']],
     listKeptFilters: [[], ['contacts'], ['orders']],
     learnedStatusNames: [[]],

@@ -18,6 +18,12 @@ export interface PlatformServices {
   /** Taskbar/dock progress: 0..1, or null to clear. */
   setProgress(fraction: number | null): void;
   /**
+   * The window as a PDF, each page at its CSS page size (Electron `webContents.printToPDF`; the
+   * test harness uses the same engine through Playwright's `page.pdf`). Absent where there is no
+   * window (the command line).
+   */
+  printToPdf?(): Promise<Uint8Array>;
+  /**
    * Starts a sync process (sync/process.ts). The app passes Electron's `utilityProcess`.
    * @default `child_process.fork` (sync/process.ts `nodeSyncProcessLauncher`)
    */

@@ -1,7 +1,7 @@
 /**
- * Saving a chart of the Overview page as a file: the page draws the PNG or SVG, main checks that
- * it is one and writes it where the person chose, atomically (a file it replaces is either the old
- * one or the new one, never half of each).
+ * Saving what the page drew as a file: a chart of the Overview (the page draws the PNG or SVG,
+ * main checks that it is one) or the label sheets' PDF, written where the person chose, atomically
+ * (a file it replaces is either the old one or the new one, never half of each).
  */
 import { writeSync } from 'node:fs';
 import { LetterdeskError } from '../../../shared/errors.ts';
@@ -34,7 +34,14 @@ export function chartImageBytes(format: ChartImageFormat, data: string): Buffer 
  * @throws LetterdeskError VALIDATION (see {@link chartImageBytes}), DISK_FULL, or the file system's error in words
  */
 export function writeChartImage(path: string, format: ChartImageFormat, data: string): void {
-  const bytes = chartImageBytes(format, data);
+  writeFileBytes(path, chartImageBytes(format, data));
+}
+
+/**
+ * Writes `bytes` to `path` atomically (a file there is replaced whole or not at all).
+ * @throws LetterdeskError DISK_FULL, or the file system's error in words
+ */
+export function writeFileBytes(path: string, bytes: Uint8Array): void {
   let file: ReturnType<typeof createAtomicFile> | null = null;
   try {
     file = createAtomicFile(path);
@@ -46,4 +53,9 @@ export function writeChartImage(path: string, format: ChartImageFormat, data: st
     file?.discard();
     throw fileError(error, path);
   }
+}
+
+/** Pages of a PDF as Chromium writes it: its page objects (`/Type /Page`, not `/Pages`). */
+export function pdfPageCount(pdf: Uint8Array): number {
+  return (Buffer.from(pdf).toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
 }

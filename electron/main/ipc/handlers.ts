@@ -17,8 +17,9 @@ import type { Core } from '../core/index.ts';
 import { readKeptSettings, setKeptValues } from '../core/keptSettings.ts';
 import { bindingOf, normalizeTokens } from '../credentials/store.ts';
 import { exportColumns } from '../export/columns.ts';
-import { writeChartImage } from '../export/chartImage.ts';
-import { chartFileName, defaultExportFileName } from '../export/run.ts';
+import { pdfPageCount, writeChartImage, writeFileBytes } from '../export/chartImage.ts';
+import { chartFileName, defaultExportFileName, fileSlug } from '../export/run.ts';
+import { localDay } from '../../../shared/keptFilters.ts';
 
 const SAMPLE_PROFILE_NAME = 'Sample data';
 
@@ -225,6 +226,18 @@ export function createHandlers(core: Core): Handlers {
       return null;
     },
 
+    labelAddresses: withCache((cache, request) => cache.labelAddresses(request)),
+    async saveLabelsPdf() {
+      const print = core.options.platform.printToPdf;
+      if (!print) throw new LetterdeskError('VALIDATION', 'Labels can be saved as PDF from the app window only.');
+      const name = `letterdesk-${fileSlug(core.activeProfile().name, 'profile')}-labels-${localDay(new Date())}.pdf`;
+      const path = await core.options.platform.showSaveDialog(name, [{ name: 'PDF', extensions: ['pdf'] }]);
+      if (path === null) return { path: null, pages: 0 };
+      const pdf = Buffer.from(await print());
+      writeFileBytes(path, pdf);
+      exportedPaths.add(path);
+      return { path, pages: pdfPageCount(pdf) };
+    },
     async saveChartImage({ fileName, format, data }) {
       const filters = format === 'png' ? [{ name: 'PNG image', extensions: ['png'] }] : [{ name: 'SVG image', extensions: ['svg'] }];
       const path = await core.options.platform.showSaveDialog(chartFileName(core.activeProfile().name, fileName, format, new Date()), filters);

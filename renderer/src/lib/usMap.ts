@@ -8,7 +8,7 @@ import { geoAlbersUsa, geoPath } from 'd3-geo';
 import type { FeatureCollection, Geometry } from 'geojson';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import statesTopology from 'us-atlas/states-10m.json';
+import statesTopology from 'us-atlas/states-10m.json' with { type: 'json' };
 import { STATE_BY_FIPS } from './overviewData.ts';
 
 /** The map's own coordinates; the map scales them to its card. */
@@ -41,6 +41,7 @@ export function stateOutlines(): StateOutline[] {
 /** Projects the outlines when the page is next idle, so that the first opening of the Overview does not. */
 export function prepareStateOutlines(): void {
   if (outlines) return;
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void stateOutlines(), { timeout: 5000 });
+  const idle = (globalThis as { requestIdleCallback?: (run: () => void, options: { timeout: number }) => number }).requestIdleCallback;
+  if (idle) idle(() => void stateOutlines(), { timeout: 5000 });
   else setTimeout(() => void stateOutlines(), 1000);
 }

@@ -16,6 +16,7 @@ import { SyncState } from './app/sync.svelte.ts';
 import { Toasts, type Toast } from './app/toasts.svelte.ts';
 import { createContactsModel, createOrdersModel } from './models.ts';
 import { NavigationHistory } from './navigation.svelte.ts';
+import { LabelsState } from './labels.svelte.ts';
 import { OverviewState } from './overview.svelte.ts';
 import { Persisted } from './persisted.svelte.ts';
 import { SavedViews } from './savedViews.svelte.ts';
@@ -63,6 +64,8 @@ export class AppState {
   readonly campaigns = createCampaignsModel();
   /** The Overview page's numbers. */
   readonly overview = new OverviewState();
+  /** Mailing labels of a table's view or selection. */
+  readonly labels = new LabelsState();
   /** The active profile's saved views. */
   readonly views = new SavedViews();
   /** Pane sizes and the sidebar. */

@@ -19,7 +19,7 @@ import { bindHandlers, handlersInvoker, pageEmitter } from '../../e2e/harness.ts
 import { serveRenderer } from '../../e2e/rendererServer.ts';
 import { report } from '../lib.ts';
 import { installProbe, type Probe, type Until, type WaitResult } from './probe.ts';
-import type { PageChildInput, PageChildResult, PageSample, ScrollFigures } from './types.ts';
+import type { LabelFigures, PageChildInput, PageChildResult, PageSample, ScrollFigures } from './types.ts';
 
 const GRID = '[role="grid"][aria-label="Contacts"]';
 /** The flags the end-to-end tests run Chromium with (test/e2e/playwright.config.ts). */
@@ -294,6 +294,29 @@ async function overviews(page: Page, n: number): Promise<PageSample[]> {
   return out;
 }
 
+/** The labels measurement runs on tables of at most this many contacts (the target is set for 10,000 labels). */
+const LABELS_AT_MOST = 10_000;
+
+/**
+ * Mailing labels of the whole contacts table (Avery 5160): from the click on Print labels to every
+ * sheet in the preview, then the PDF of those sheets printed by the page's engine.
+ */
+async function labelsToPdf(page: Page): Promise<LabelFigures> {
+  const start = performance.now();
+  await page.getByRole('button', { name: 'Print labels', exact: true }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="label-sheet"]').length > 0 && document.querySelector('[data-testid="labels-page"] [aria-busy="true"]') === null, null, { timeout: 120_000 });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const previewMs = performance.now() - start;
+  const labels = await page.locator('[data-testid="labels-page"] .label').count();
+  const pdfStart = performance.now();
+  const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+  const pdfMs = performance.now() - pdfStart;
+  const pages = (Buffer.from(pdf).toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).length;
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
+  await settle(page);
+  return { labels, pages, previewMs, pdfMs };
+}
+
 async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as PageChildInput;
   const random = rng(input.seed);
@@ -334,9 +357,10 @@ async function main(): Promise<void> {
     const opens = await details(page, input.details, random);
     const sorted = await sorts(page, input.sortColumns);
     const overviewed = await overviews(page, input.overviews);
+    const labelled = rows <= LABELS_AT_MOST ? await labelsToPdf(page) : null;
     const out: PageChildResult = {
       rows, browser: browser.version(), openMs: opened.ms, keystroke: typed.samples, typingLongTasks: typed.longTasks,
-      wheel: wheeled, scrollbar: dragged, end, home, jump: jumped, detail: opens, sort: sorted, overview: overviewed,
+      wheel: wheeled, scrollbar: dragged, end, home, jump: jumped, detail: opens, sort: sorted, overview: overviewed, labels: labelled,
     };
     livePage = null;
     report(out);

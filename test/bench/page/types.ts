@@ -83,4 +83,17 @@ export interface PageChildResult {
   sort: PageSample[];
   /** Sidebar click on Overview → its tiles and charts (the map's states) painted; the first sample is the first opening. */
   overview: PageSample[];
+  /** The contacts table's labels (when it holds at most LABELS_AT_MOST rows): Print labels → preview painted, then the PDF. */
+  labels: LabelFigures | null;
+}
+
+export interface LabelFigures {
+  /** Labels laid out (addresses of the table that a label can hold). */
+  labels: number;
+  /** Pages of the PDF. */
+  pages: number;
+  /** Click on Print labels → every sheet of the preview in the DOM, ms. */
+  previewMs: number;
+  /** The PDF printed by the page's engine (Playwright `page.pdf`, as Electron's printToPDF), ms. */
+  pdfMs: number;
 }

@@ -12,6 +12,7 @@ import { readPreview } from '../read/previews.ts';
 import type { RecordsArgs } from '../read/records.ts';
 import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from '../savedViews/savedViews.ts';
 import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates, syncHistory } from '../read/queries.ts';
+import { labelAddresses } from '../read/labels.ts';
 import { overview } from '../read/overview.ts';
 import { recordTimeline } from '../read/timeline.ts';
 import { getCampaign, getTemplate, queryCampaigns, queryTemplates } from '../read/summaries.ts';
@@ -34,6 +35,7 @@ export const CACHE_METHODS = {
   syncHistory,
   recordTimeline,
   overview,
+  labelAddresses,
   readPreview,
   listKeptFilters,
   setKeptValues,
