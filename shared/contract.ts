@@ -628,10 +628,11 @@ export const calls = {
     output: out<LabelAddresses>(),
   },
   /**
-   * Shows the save dialog and prints the window to PDF there: the page shows only the label
-   * sheets when printed, each at its CSS page size. Resolves with the path, or null when cancelled.
+   * Shows the save dialog and prints the window to PDF there: when printed, the page shows only
+   * what is to print (the label sheets, or a printable list), each page at its CSS page size.
+   * `what` names the file. Resolves with the path and its pages, or a null path when cancelled.
    */
-  saveLabelsPdf: { input: z.object({}).strict(), output: out<{ path: string | null; pages: number }>() },
+  savePrintPdf: { input: z.object({ what: z.enum(['labels', 'list']) }).strict(), output: out<{ path: string | null; pages: number }>() },
   /** The active profile's mailing at a glance ({@link Overview}), offline; status names as the tables show them. */
   overview: { input: z.object({}).strict(), output: out<Overview>() },
 

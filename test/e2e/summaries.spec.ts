@@ -76,15 +76,15 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   const previewsServed = app.core.sampleApi.server?.stats().previews ?? -1;
   expect(previewsServed).toBeGreaterThan(0);
 
-  // --- Templates: Ctrl+3, as the sidebar says -------------------------------------------------
+  // --- Templates: Ctrl+4, as the sidebar says -------------------------------------------------
   const sidebar = page.getByRole('navigation', { name: 'Main' });
-  await expect(sidebar.getByRole('button', { name: 'Templates' })).toHaveAttribute('title', 'Templates (Ctrl+3)');
-  await expect(sidebar.getByRole('button', { name: 'Campaigns' })).toHaveAttribute('title', 'Campaigns (Ctrl+4)');
+  await expect(sidebar.getByRole('button', { name: 'Templates' })).toHaveAttribute('title', 'Templates (Ctrl+4)');
+  await expect(sidebar.getByRole('button', { name: 'Campaigns' })).toHaveAttribute('title', 'Campaigns (Ctrl+5)');
   // The shortcuts sheet says the same.
   await page.keyboard.press('Control+/');
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   const keyOf = async (what: string) => (await sheet.locator('dd', { hasText: new RegExp(`^${what}$`) }).locator('xpath=preceding-sibling::dt[1]').textContent())?.trim();
-  expect([await keyOf('Templates'), await keyOf('Campaigns')]).toEqual(['Ctrl+3', 'Ctrl+4']);
+  expect([await keyOf('Templates'), await keyOf('Campaigns')]).toEqual(['Ctrl+4', 'Ctrl+5']);
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+4');
   await expect(page.getByRole('heading', { name: 'Templates', level: 1 })).toBeVisible();
@@ -174,7 +174,7 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   expect(new Map(rows.map((r) => [r[0], Number(r[ordersAt])]))).toEqual(truth.templates);
   await dialog.getByRole('button', { name: 'Done' }).click();
 
-  // --- Campaigns: Ctrl+4 ------------------------------------------------------------------------
+  // --- Campaigns: Ctrl+5 ------------------------------------------------------------------------
   await page.keyboard.press('Control+5');
   await expect(page.getByRole('heading', { name: 'Campaigns', level: 1 })).toBeVisible();
   const table = page.getByRole('table', { name: 'Campaigns' });

@@ -31,7 +31,7 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet).toBeVisible();
   const profilesKey = (await sheet.locator('dd', { hasText: /^Profiles$/ }).locator('xpath=preceding-sibling::dt[1]').textContent())?.trim();
-  expect(profilesKey).toBe('Ctrl+6');
+  expect(profilesKey).toBe('Ctrl+7');
   await expect(sidebar.getByRole('button', { name: 'Profiles' })).toHaveAttribute('title', `Profiles (${profilesKey})`);
   for (const key of ['Ctrl+A', 'Ctrl+C', 'Shift+F10', 'F6', 'Alt+←', 'Ctrl+/', 'Space']) await expect(sheet.locator('kbd', { hasText: key }).first()).toBeVisible();
   await expectAccessible(page, 'shortcuts sheet');
@@ -44,7 +44,7 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   await sheet.getByRole('button', { name: 'Close' }).click();
   await expect(sheet).toBeHidden();
   await expect(table).toBeFocused();
-  // Ctrl+6 goes to Profiles, as both say.
+  // Ctrl+7 goes to Profiles, as both say.
   await page.keyboard.press('Control+7');
   await expect(page.getByRole('heading', { name: 'Profiles', level: 1 })).toBeVisible();
   await page.keyboard.press('Control+2');

@@ -67,7 +67,7 @@ test('the table keeps a usable width at 1024×700 and 900×560 with a detail ope
   expect(await widthOf(table)).toBeGreaterThanOrEqual(480);
   await expect(page.locator('#contacts-detail')).toHaveAttribute('data-layout', 'docked');
   // The collapsed sidebar keeps its names for screen readers and its tooltips.
-  await expect(sidebar.getByRole('button', { name: 'Orders' })).toHaveAttribute('title', 'Orders (Ctrl+2)');
+  await expect(sidebar.getByRole('button', { name: 'Orders' })).toHaveAttribute('title', 'Orders (Ctrl+3)');
   await expectAccessible(page, 'narrow layout with a detail');
   await app.screenshot('tables-narrow-layout');
 

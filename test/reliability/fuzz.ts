@@ -57,7 +57,7 @@ export const VALID: { [N in CallName]: unknown } = {
   cancelExport: { exportId: 'x' },
   showInFolder: { path: '/tmp/x.csv' },
   labelAddresses: { source: 'contacts', query: {} },
-  saveLabelsPdf: {},
+  savePrintPdf: { what: 'labels' },
   saveChartImage: { fileName: 'orders-by-status', format: 'svg', data: '<svg></svg>' },
   openExternal: { url: 'https://example.com' },
 };

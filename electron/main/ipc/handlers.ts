@@ -227,10 +227,10 @@ export function createHandlers(core: Core): Handlers {
     },
 
     labelAddresses: withCache((cache, request) => cache.labelAddresses(request)),
-    async saveLabelsPdf() {
+    async savePrintPdf({ what }) {
       const print = core.options.platform.printToPdf;
       if (!print) throw new LetterdeskError('VALIDATION', 'Labels can be saved as PDF from the app window only.');
-      const name = `letterdesk-${fileSlug(core.activeProfile().name, 'profile')}-labels-${localDay(new Date())}.pdf`;
+      const name = `letterdesk-${fileSlug(core.activeProfile().name, 'profile')}-${what}-${localDay(new Date())}.pdf`;
       const path = await core.options.platform.showSaveDialog(name, [{ name: 'PDF', extensions: ['pdf'] }]);
       if (path === null) return { path: null, pages: 0 };
       const pdf = Buffer.from(await print());

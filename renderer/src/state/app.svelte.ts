@@ -17,6 +17,7 @@ import { Toasts, type Toast } from './app/toasts.svelte.ts';
 import { createContactsModel, createOrdersModel } from './models.ts';
 import { NavigationHistory } from './navigation.svelte.ts';
 import { LabelsState } from './labels.svelte.ts';
+import { ReportState } from './report.svelte.ts';
 import { OverviewState } from './overview.svelte.ts';
 import { Persisted } from './persisted.svelte.ts';
 import { SavedViews } from './savedViews.svelte.ts';
@@ -66,6 +67,8 @@ export class AppState {
   readonly overview = new OverviewState();
   /** Mailing labels of a table's view or selection. */
   readonly labels = new LabelsState();
+  /** A printable list: a table's view or one order with its recipients. */
+  readonly report = new ReportState();
   /** The active profile's saved views. */
   readonly views = new SavedViews();
   /** Pane sizes and the sidebar. */

@@ -173,7 +173,7 @@ export class LabelsState {
   async savePdf(): Promise<{ path: string; pages: number } | null> {
     this.saving = true;
     try {
-      const { path, pages } = await call('saveLabelsPdf', {});
+      const { path, pages } = await call('savePrintPdf', { what: 'labels' });
       return path ? { path, pages } : null;
     } finally {
       this.saving = false;
