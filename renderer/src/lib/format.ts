@@ -117,3 +117,8 @@ export function formatBytes(bytes: number): string {
   }
   return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
 }
+
+/** A time in milliseconds since the epoch as ISO 8601 UTC (what the formatters above take). */
+export function isoOf(ms: number): string {
+  return new Date(ms).toISOString();
+}
