@@ -53,7 +53,7 @@ export const VALID: { [N in CallName]: unknown } = {
   getCampaign: { id: '800001' },
   overview: {},
   exportColumns: { kind: 'contacts' },
-  exportCsv: { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } },
+  exportFile: { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } },
   cancelExport: { exportId: 'x' },
   showInFolder: { path: '/tmp/x.csv' },
   labelAddresses: { source: 'contacts', query: {} },
