@@ -7,7 +7,7 @@
  * continue past Excel's row limit.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -185,6 +185,17 @@ describe('xlsx export, read back by openpyxl', () => {
   });
 });
 
+describe('xlsx export that does not finish', () => {
+  it('leaves no file, and no temporary file, when cancelled', async () => {
+    const folder = mkdtempSync(join(dir, 'cancel-'));
+    const path = join(folder, 'cancelled.xlsx');
+    const abort = new AbortController();
+    const run = runExport(db, request('contacts', { format: 'xlsx' }), path, { signal: abort.signal, onProgress: () => abort.abort() });
+    await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(readdirSync(folder)).toEqual([]);
+  });
+});
+
 describe('sheet names', () => {
   it('follow Excel: no forbidden characters, 31 characters at most, never empty or History', () => {
     expect(sheetNameOf('Contacts')).toBe('Contacts');
@@ -198,20 +209,23 @@ describe('sheet names', () => {
 
 describe('rows past a sheet', () => {
   /** Writes `rows` numbered rows to a workbook whose sheets hold `perSheet` rows. */
-  function writeNumbered(path: string, rows: number, perSheet?: number): string[] {
+  async function writeNumbered(path: string, rows: number, perSheet?: number): Promise<string[]> {
     const fd = openSync(path, 'w');
     try {
-      const writer = new XlsxFileWriter(fd, [{ header: 'N', type: 'number' }, { header: 'Code', type: 'text' }], { sheetName: 'Numbers', ...(perSheet ? { rowsPerSheet: perSheet } : {}) });
-      for (let i = 1; i <= rows; i++) writer.writeRow([i, String(i).padStart(6, '0')]);
-      return writer.finish().sheets;
+      const writer = new XlsxFileWriter(fd, [{ header: 'N', type: 'number' }, { header: 'Code', type: 'text' }], { sheetName: 'Numbers', ...(perSheet ? { rowsPerSheet: perSheet } : {}), chunkBytes: 4096 });
+      for (let i = 1; i <= rows; i++) {
+        writer.writeRow([i, String(i).padStart(6, '0')]);
+        if (writer.backpressure) await writer.drain();
+      }
+      return (await writer.finish()).sheets;
     } finally {
       closeSync(fd);
     }
   }
 
-  it('continue on more sheets, each with the header row frozen and filtered', () => {
+  it('continue on more sheets, each with the header row frozen and filtered', async () => {
     const path = join(dir, 'split.xlsx');
-    const sheets = writeNumbered(path, 2_500, 1_000);
+    const sheets = await writeNumbered(path, 2_500, 1_000);
     expect(sheets).toEqual(['Numbers', 'Numbers (2)', 'Numbers (3)']);
     const read = readWorkbook(path);
     expect(read.map((s) => s.title)).toEqual(sheets);
@@ -229,10 +243,10 @@ describe('rows past a sheet', () => {
     expect(numbers).toEqual(Array.from({ length: 2_500 }, (_, i) => i + 1));
   });
 
-  it(`start a second sheet at Excel's ${EXCEL_MAX_ROWS.toLocaleString('en-US')} rows`, () => {
+  it(`start a second sheet at Excel's ${EXCEL_MAX_ROWS.toLocaleString('en-US')} rows`, async () => {
     const path = join(dir, 'limit.xlsx');
     const rows = EXCEL_MAX_ROWS + 4;
-    expect(writeNumbered(path, rows)).toEqual(['Numbers', 'Numbers (2)']);
+    expect(await writeNumbered(path, rows)).toEqual(['Numbers', 'Numbers (2)']);
     const script = `import openpyxl,json,sys
 wb=openpyxl.load_workbook(sys.argv[1], read_only=True)
 out=[]

@@ -58,6 +58,9 @@ const KIND_SHEET: Record<ExportRequest['kind'], string> = { contacts: 'Contacts'
 /** What {@link writeRows} writes into: a CSV or an xlsx writer. */
 interface RowSink {
   writeRow(values: CsvValue[]): void;
+  /** Set while the sink wants {@link drain} awaited before the next row (xlsx: chunks being compressed). */
+  readonly backpressure?: boolean;
+  drain?(): Promise<void>;
 }
 
 /** Minimum time between two progress reports (ms). */
@@ -176,7 +179,7 @@ export async function writeExport(db: Database.Database, req: ExportRequest, pat
       const columns = rows.columns.map((c) => ({ header: workbookHeader(c), type: c.type }));
       const writer = new XlsxFileWriter(file.fd, columns, { sheetName: req.sheetName ?? KIND_SHEET[req.kind] });
       const rowsDone = await writeRows(writer, rows, options);
-      outcome = { rows: rowsDone, sheets: writer.finish().sheets };
+      outcome = { rows: rowsDone, sheets: (await writer.finish()).sheets };
       bytes = writer.bytesWritten;
     } else {
       const writer = new CsvFileWriter(file.fd, req.options);
@@ -212,6 +215,7 @@ async function writeRows(writer: RowSink, rows: ExportRows, options: RunExportOp
   onProgress?.({ rowsDone: 0, rowsTotal: rows.total });
   for (const row of rows.rows as IterableIterator<CsvValue[]>) {
     writer.writeRow(row);
+    if (writer.backpressure) await writer.drain?.();
     rowsDone++;
     if (rowsDone % ROWS_PER_CHECK === 0) {
       const now = performance.now();

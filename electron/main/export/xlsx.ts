@@ -16,8 +16,10 @@
  *    header and the first rows;
  *  - no shared-strings table: every string is inline, so nothing grows with the rows.
  *
- * The sheet XML is built as text in chunks of about {@link DEFAULT_XLSX_CHUNK_CHARS} and deflated
- * into the ZIP entry (zip.ts) as each chunk fills.
+ * Each row's XML goes straight into a chunk buffer of {@link DEFAULT_XLSX_CHUNK_BYTES}; each full
+ * chunk is handed to the ZIP entry (zip.ts), which compresses it on the thread pool while the next
+ * rows are read and encoded. The caller awaits {@link XlsxFileWriter.drain} when
+ * {@link XlsxFileWriter.backpressure} says enough is in flight, which bounds memory.
  */
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { ZipFileWriter, type ZipEntryWriter } from './zip.ts';
@@ -38,16 +40,16 @@ export interface XlsxOptions {
   sheetName: string;
   /** Rows a sheet holds, header included (default {@link EXCEL_MAX_ROWS}; tests use fewer). */
   rowsPerSheet?: number;
-  /** Characters of sheet XML gathered before they are deflated. */
-  chunkChars?: number;
+  /** Bytes of sheet XML gathered before they are compressed. */
+  chunkBytes?: number;
 }
 
 /** Rows of one Excel worksheet (Excel's "Specifications and limits"). */
 export const EXCEL_MAX_ROWS = 1_048_576;
 /** Characters a sheet name may have in Excel. */
 export const SHEET_NAME_MAX = 31;
-/** Default size of the text deflated at once. */
-export const DEFAULT_XLSX_CHUNK_CHARS = 1 << 19;
+/** Default size of the sheet XML compressed at once (bytes). */
+export const DEFAULT_XLSX_CHUNK_BYTES = 1 << 21;
 /** Rows read before the column widths are fixed. */
 const WIDTH_SAMPLE_ROWS = 100;
 
@@ -109,7 +111,7 @@ export function columnLetters(i: number): string {
 
 // Control characters are what this escapes.
 // eslint-disable-next-line no-control-regex
-const NEEDS_ESCAPE = /[&<>\u0000-\u0008\u000b-\u000d\u000e-\u001f\ufffe\uffff]|_x[0-9A-Fa-f]{4}_/;
+const NEEDS_ESCAPE = /[&<>_\u0000-\u0008\u000b-\u001f\ufffe\uffff]/;
 // eslint-disable-next-line no-control-regex
 const ESCAPE_ALL = /[&<>\u0000-\u0008\u000b-\u000d\u000e-\u001f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', _: '_x005F_' };
@@ -168,18 +170,20 @@ export interface XlsxSummary {
 
 /**
  * Writes one workbook to `fd` (open for writing at offset 0, not owned): {@link writeRow} per data
- * row, then {@link finish}. Synchronous like the CSV writer.
+ * row (awaiting {@link drain} whenever {@link backpressure} is set), then {@link finish}.
  */
 export class XlsxFileWriter {
   readonly #zip: ZipFileWriter;
   readonly #columns: readonly XlsxColumn[];
   readonly #letters: string[];
   readonly #rowsPerSheet: number;
-  readonly #chunkChars: number;
+  readonly #chunkBytes: number;
   readonly #firstName: string;
   readonly #sheets: string[] = [];
   #entry: ZipEntryWriter | null = null;
-  #text = '';
+  /** The chunk being filled, and how much of it is. */
+  #buf: Buffer;
+  #used = 0;
   /** Rows of the open sheet, its header included. */
   #row = 0;
   /** The first rows, held until the column widths are known. */
@@ -197,13 +201,24 @@ export class XlsxFileWriter {
     this.#columns = columns;
     this.#letters = columns.map((_, i) => columnLetters(i));
     this.#rowsPerSheet = Math.max(2, Math.min(EXCEL_MAX_ROWS, options.rowsPerSheet ?? EXCEL_MAX_ROWS));
-    this.#chunkChars = Math.max(1024, options.chunkChars ?? DEFAULT_XLSX_CHUNK_CHARS);
+    this.#chunkBytes = Math.max(1024, options.chunkBytes ?? DEFAULT_XLSX_CHUNK_BYTES);
+    this.#buf = Buffer.allocUnsafe(this.#chunkBytes);
     this.#firstName = sheetNameOf(options.sheetName);
   }
 
   /** Bytes of the file written so far. */
   get bytesWritten(): number {
     return this.#zip.bytesWritten;
+  }
+
+  /** Enough of the sheet is being compressed: await {@link drain} before the next row. */
+  get backpressure(): boolean {
+    return this.#zip.backpressure;
+  }
+
+  /** Writes compressed chunks until fewer are in flight. @throws the compressor's or the file system's error */
+  drain(): Promise<void> {
+    return this.#zip.drain();
   }
 
   /** Adds one data row (`values` in column order; may be kept until the column widths are known). */
@@ -215,16 +230,16 @@ export class XlsxFileWriter {
     }
     if (this.#entry === null || this.#row >= this.#rowsPerSheet) this.#nextSheet();
     this.#row++;
-    this.#text += this.#rowXml(values, this.#row);
-    if (this.#text.length >= this.#chunkChars) this.#flushText();
+    this.#put(this.#rowXml(values, this.#row));
   }
 
   /**
    * Ends the last sheet and writes the rest of the package (workbook, styles, relationships,
    * content types, the ZIP directory).
-   * @returns the sheets' names
+   * @returns the sheets' names, once the file holds the whole workbook
+   * @throws the compressor's or the file system's error; LetterdeskError VALIDATION past 4 GiB
    */
-  finish(): XlsxSummary {
+  async finish(): Promise<XlsxSummary> {
     if (this.#sample) this.#releaseSample();
     if (this.#entry === null) this.#nextSheet();
     this.#endSheet();
@@ -247,7 +262,7 @@ export class XlsxFileWriter {
         sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
         '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>',
     );
-    zip.finish();
+    await zip.finish();
     return { sheets: [...sheets] };
   }
 
@@ -273,11 +288,12 @@ export class XlsxFileWriter {
     this.#sheets.push(name);
     this.#entry = this.#zip.entry(`xl/worksheets/sheet${n}.xml`);
     const cols = this.#widths.map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"${this.#columns[i]!.type === 'text' ? ` style="${STYLE.text}"` : ''}/>`).join('');
-    this.#text =
+    this.#put(
       `${XML_DECL}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}">` +
-      '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
-      `<sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>` +
-      `<row r="1">${this.#columns.map((c, i) => `<c r="${this.#letters[i]}1" t="inlineStr" s="${STYLE.header}"><is><t${space(c.header)}>${xmlText(c.header)}</t></is></c>`).join('')}</row>`;
+        '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
+        `<sheetFormatPr defaultRowHeight="15"/>${cols ? `<cols>${cols}</cols>` : ''}<sheetData>` +
+        `<row r="1">${this.#columns.map((c, i) => `<c r="${this.#letters[i]}1" t="inlineStr" s="${STYLE.header}"><is><t${space(c.header)}>${xmlText(c.header)}</t></is></c>`).join('')}</row>`,
+    );
     this.#row = 1;
   }
 
@@ -285,17 +301,29 @@ export class XlsxFileWriter {
     const entry = this.#entry;
     if (!entry) return;
     const last = this.#letters[this.#letters.length - 1];
-    this.#text += `</sheetData><autoFilter ref="A1:${last}${this.#row}"/></worksheet>`;
-    this.#flushText();
+    this.#put(`</sheetData><autoFilter ref="A1:${last}${this.#row}"/></worksheet>`);
+    this.#flushChunk();
     entry.end();
     this.#lastRows.push(this.#row);
     this.#entry = null;
   }
 
-  #flushText(): void {
-    if (this.#text === '') return;
-    this.#entry!.write(Buffer.from(this.#text, 'utf8'));
-    this.#text = '';
+  #flushChunk(): void {
+    if (this.#used === 0) return;
+    // The compressor keeps the chunk until it is done: the next rows go into a new one.
+    this.#entry!.write(this.#buf.subarray(0, this.#used));
+    this.#buf = Buffer.allocUnsafe(this.#chunkBytes);
+    this.#used = 0;
+  }
+
+  /** Adds XML text to the chunk, handing the chunk on first when the text might not fit. */
+  #put(xml: string): void {
+    const most = xml.length * 3;
+    if (this.#used + most > this.#buf.length) {
+      this.#flushChunk();
+      if (most > this.#buf.length) this.#buf = Buffer.allocUnsafe(most);
+    }
+    this.#used += this.#buf.write(xml, this.#used, 'utf8');
   }
 
   #rowXml(values: CsvValue[], r: number): string {
@@ -330,7 +358,12 @@ export class XlsxFileWriter {
 
 /** ` xml:space="preserve"` when the text starts or ends with white space (else XML readers may drop it). */
 function space(text: string): string {
-  return /^\s|\s$/.test(text) ? ' xml:space="preserve"' : '';
+  return isSpace(text.charCodeAt(0)) || isSpace(text.charCodeAt(text.length - 1)) ? ' xml:space="preserve"' : '';
+}
+
+/** XML's white space (and the other Unicode spaces a reader may trim). */
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
 
 /** About how many characters a cell shows, for the column width. */
