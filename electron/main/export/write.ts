@@ -170,6 +170,7 @@ export async function writeExport(db: Database.Database, req: ExportRequest, pat
   const started = performance.now();
   let rows: ExportRows | null = null;
   let file: AtomicFile | null = null;
+  let workbook: XlsxFileWriter | null = null;
   try {
     rows = openExportRows(db, req);
     file = createAtomicFile(target);
@@ -178,6 +179,7 @@ export async function writeExport(db: Database.Database, req: ExportRequest, pat
     if (req.format === 'xlsx') {
       const columns = rows.columns.map((c) => ({ header: workbookHeader(c), type: c.type }));
       const writer = new XlsxFileWriter(file.fd, columns, { sheetName: req.sheetName ?? KIND_SHEET[req.kind] });
+      workbook = writer;
       const rowsDone = await writeRows(writer, rows, options);
       outcome = { rows: rowsDone, sheets: (await writer.finish()).sheets };
       bytes = writer.bytesWritten;
@@ -194,6 +196,8 @@ export async function writeExport(db: Database.Database, req: ExportRequest, pat
     log('info', `export: ${req.kind} ${req.format ?? 'csv'} ${outcome.rows} rows in ${Math.round(performance.now() - started)} ms (${bytes} bytes)`);
     return outcome;
   } catch (error) {
+    // The compressor must stop writing before the descriptor is closed (and perhaps reused).
+    workbook?.abort();
     file?.discard();
     if (!isLetterdeskError(error)) log('warn', 'export failed', error);
     throw fileError(error, target);

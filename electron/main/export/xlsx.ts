@@ -186,6 +186,10 @@ export class XlsxFileWriter {
   #used = 0;
   /** Rows of the open sheet, its header included. */
   #row = 0;
+  /** Chunk buffers the compressor is done with, to fill again. */
+  readonly #spare: Buffer[] = [];
+  /** A row past the open sheet's last, written once {@link drain} has started the next sheet. */
+  #waiting: CsvValue[] | null = null;
   /** The first rows, held until the column widths are known. */
   #sample: CsvValue[][] | null = [];
   #widths: number[] = [];
@@ -200,7 +204,8 @@ export class XlsxFileWriter {
     this.#zip = new ZipFileWriter(fd);
     this.#columns = columns;
     this.#letters = columns.map((_, i) => columnLetters(i));
-    this.#rowsPerSheet = Math.max(2, Math.min(EXCEL_MAX_ROWS, options.rowsPerSheet ?? EXCEL_MAX_ROWS));
+    // The first sheet holds at least the rows kept for the widths, which are written at once.
+    this.#rowsPerSheet = Math.max(WIDTH_SAMPLE_ROWS + 2, Math.min(EXCEL_MAX_ROWS, options.rowsPerSheet ?? EXCEL_MAX_ROWS));
     this.#chunkBytes = Math.max(1024, options.chunkBytes ?? DEFAULT_XLSX_CHUNK_BYTES);
     this.#buf = Buffer.allocUnsafe(this.#chunkBytes);
     this.#firstName = sheetNameOf(options.sheetName);
@@ -211,26 +216,49 @@ export class XlsxFileWriter {
     return this.#zip.bytesWritten;
   }
 
-  /** Enough of the sheet is being compressed: await {@link drain} before the next row. */
+  /** Await {@link drain} before the next row: enough of the sheet waits to be compressed, or the sheet is full. */
   get backpressure(): boolean {
-    return this.#zip.backpressure;
+    return this.#waiting !== null || (this.#entry?.backpressure ?? false);
   }
 
-  /** Writes compressed chunks until fewer are in flight. @throws the compressor's or the file system's error */
-  drain(): Promise<void> {
-    return this.#zip.drain();
+  /**
+   * Lets the compressor catch up; when the sheet is full, ends it and starts the next with the row
+   * that did not fit.
+   * @throws the compressor's or the file system's error; LetterdeskError VALIDATION past 4 GiB
+   */
+  async drain(): Promise<void> {
+    const waiting = this.#waiting;
+    if (waiting) {
+      await this.#endSheet();
+      this.#waiting = null;
+      this.writeRow(waiting);
+    }
+    await this.#entry?.drain();
   }
 
-  /** Adds one data row (`values` in column order; may be kept until the column widths are known). */
+  /**
+   * Adds one data row (`values` in column order; may be kept until the column widths are known).
+   * @throws Error when called while a full sheet waits for {@link drain} (a programming error)
+   */
   writeRow(values: CsvValue[]): void {
+    if (this.#waiting) throw new Error('xlsx: await drain() before the next row');
     if (this.#sample) {
       this.#sample.push(values);
       if (this.#sample.length >= WIDTH_SAMPLE_ROWS) this.#releaseSample();
       return;
     }
-    if (this.#entry === null || this.#row >= this.#rowsPerSheet) this.#nextSheet();
+    if (this.#entry === null) this.#startSheet();
+    if (this.#row >= this.#rowsPerSheet) {
+      this.#waiting = values;
+      return;
+    }
     this.#row++;
     this.#put(this.#rowXml(values, this.#row));
+  }
+
+  /** Stops writing after a failure: the compressor writes nothing more to the file. Never throws. */
+  abort(): void {
+    this.#zip.abort();
   }
 
   /**
@@ -241,8 +269,9 @@ export class XlsxFileWriter {
    */
   async finish(): Promise<XlsxSummary> {
     if (this.#sample) this.#releaseSample();
-    if (this.#entry === null) this.#nextSheet();
-    this.#endSheet();
+    if (this.#waiting) await this.drain();
+    if (this.#entry === null) this.#startSheet();
+    await this.#endSheet();
     const sheets = this.#sheets;
     const zip = this.#zip;
     zip.addEntry('xl/workbook.xml', workbookXml(sheets, this.#columns.length, this.#lastRows));
@@ -262,7 +291,7 @@ export class XlsxFileWriter {
         sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
         '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>',
     );
-    await zip.finish();
+    zip.finish();
     return { sheets: [...sheets] };
   }
 
@@ -281,8 +310,7 @@ export class XlsxFileWriter {
     for (const row of sample) this.writeRow(row);
   }
 
-  #nextSheet(): void {
-    if (this.#entry) this.#endSheet();
+  #startSheet(): void {
     const n = this.#sheets.length + 1;
     const name = n === 1 ? this.#firstName : sheetNameOf(this.#firstName, ` (${n})`);
     this.#sheets.push(name);
@@ -297,22 +325,26 @@ export class XlsxFileWriter {
     this.#row = 1;
   }
 
-  #endSheet(): void {
+  async #endSheet(): Promise<void> {
     const entry = this.#entry;
     if (!entry) return;
     const last = this.#letters[this.#letters.length - 1];
     this.#put(`</sheetData><autoFilter ref="A1:${last}${this.#row}"/></worksheet>`);
     this.#flushChunk();
-    entry.end();
-    this.#lastRows.push(this.#row);
     this.#entry = null;
+    await entry.end();
+    this.#lastRows.push(this.#row);
   }
 
   #flushChunk(): void {
     if (this.#used === 0) return;
-    // The compressor keeps the chunk until it is done: the next rows go into a new one.
-    this.#entry!.write(this.#buf.subarray(0, this.#used));
-    this.#buf = Buffer.allocUnsafe(this.#chunkBytes);
+    // The compressor reads the chunk later: the next rows go into a spare one, and this one is a
+    // spare again once compressed.
+    const buf = this.#buf;
+    this.#entry!.write(buf.subarray(0, this.#used), () => {
+      if (buf.length === this.#chunkBytes) this.#spare.push(buf);
+    });
+    this.#buf = this.#spare.pop() ?? Buffer.allocUnsafe(this.#chunkBytes);
     this.#used = 0;
   }
 
