@@ -49,7 +49,7 @@ export const EXCEL_MAX_ROWS = 1_048_576;
 /** Characters a sheet name may have in Excel. */
 export const SHEET_NAME_MAX = 31;
 /** Default size of the sheet XML compressed at once (bytes). */
-export const DEFAULT_XLSX_CHUNK_BYTES = 1 << 21;
+export const DEFAULT_XLSX_CHUNK_BYTES = 1 << 20;
 /** Rows read before the column widths are fixed. */
 const WIDTH_SAMPLE_ROWS = 100;
 

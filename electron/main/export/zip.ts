@@ -24,7 +24,7 @@ export const ZIP_DEFLATE_LEVEL = 6;
 /** Chunks handed to a stream's compressor and not yet compressed before the caller waits. */
 const MAX_IN_FLIGHT = 2;
 /** Size of the compressor's output buffers. */
-const OUTPUT_CHUNK = 1 << 18;
+const OUTPUT_CHUNK = 1 << 16;
 const LIMIT_32 = 0xffffffff;
 const VERSION_NEEDED = 20;
 const FLAGS = 0x0808;
