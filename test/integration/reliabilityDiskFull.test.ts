@@ -9,8 +9,8 @@
  * message that says to free space; the visible snapshot is exactly the previous one;
  * integrity_check = ok; and with room again, the next sync completes and equals the server.
  *
- * Export: a 1 MiB tmpfs (mounted by the test; it needs root) nearly filled, then `runExport` — and the
- * app's path, `CacheClient.exportFile` in the cache worker — writes into it: DISK_FULL, no file under
+ * Export: a 1 MiB tmpfs (mounted by the test; it needs root) nearly filled, then `runExport` (CSV and
+ * xlsx) — and the app's path, `CacheClient.exportFile` in the cache worker — writes into it: DISK_FULL, no file under
  * the target name (or the previous file there unchanged), no temporary file left behind. When the
  * mount is refused the export cases are skipped and say why.
  */
@@ -178,6 +178,21 @@ describe('disk full during an export (1 MiB tmpfs)', () => {
       expect((caught as { code: string }).code, `free ${free}: ${(caught as Error).message}`).toBe('DISK_FULL');
       expect((caught as Error).message).toMatch(/free some space/i);
       expect(existsSync(target), `free ${free}: a partial file under the target name`).toBe(false);
+      expect(readdirSync(mountPoint), `free ${free}: leftovers`).toEqual(['filler.bin']);
+    }
+  });
+
+  it('an xlsx workbook into a nearly full disk: DISK_FULL while its sheet is compressed, nothing left behind', async (ctx) => {
+    if (!mounted) return ctx.skip(whyNot);
+    for (const free of [0, 4096, 100_000]) {
+      fill(free);
+      const target = join(mountPoint, 'contacts.xlsx');
+      const db = openCache(file, { skipCheck: true });
+      try {
+        await expect(runExport(db, { ...request, format: 'xlsx' }, target, {}), `free ${free}`).rejects.toMatchObject({ code: 'DISK_FULL' });
+      } finally {
+        db.close();
+      }
       expect(readdirSync(mountPoint), `free ${free}: leftovers`).toEqual(['filler.bin']);
     }
   });
