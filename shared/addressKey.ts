@@ -119,11 +119,11 @@ function fold(text: string): string[] {
  */
 export function normaliseDeliveryLine(address1: string, address2 = ''): string {
   const words = fold(`${address1} ${address2}`.replace(/\b(P O|POST OFFICE) BOX\b/gi, 'PO BOX'));
-  // The street is the words before the first unit (never its first two words: "12 Front St").
+  // The street is the words before the first unit or PO box (never its first two words: "12 Front St").
   let unitAt = words.length;
   for (let i = 2; i < words.length; i++) {
     const word = words[i] as string;
-    if ((NUMBERED_DESIGNATORS.has(word) && i + 1 < words.length) || BARE.has(word)) {
+    if ((NUMBERED_DESIGNATORS.has(word) && i + 1 < words.length) || BARE.has(word) || (word === 'PO' && words[i + 1] === 'BOX')) {
       unitAt = i;
       break;
     }

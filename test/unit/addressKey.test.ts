@@ -35,6 +35,7 @@ const PUB28: [address1: string, address2: string, expected: string][] = [
   ['14 Forest Highway', '', '14 FOREST HWY'],
   ['P.O. Box 88', '', 'PO BOX 88'],
   ['Post Office Box 88', '', 'PO BOX 88'],
+  ['4 Oak Street', 'P.O. Box 88', '4 OAK ST PO BOX 88'],
   ['  4312   Oak   Ter ', '', '4312 OAK TER'],
   ['4312 Oak Terrace', '', '4312 OAK TER'],
   ['55 Cañón Way', '', '55 CANON WAY'],
