@@ -1,6 +1,7 @@
 /**
- * `letterdesk export contacts|orders|recipients|templates|campaigns --out FILE`: a CSV of the rows
- * the filters select (templates and campaigns: the lists over the cached orders, by --search).
+ * `letterdesk export contacts|orders|recipients|templates|campaigns|duplicates --out FILE`: a CSV of
+ * the rows the filters select (templates and campaigns: the lists over the cached orders, by
+ * --search; duplicates: one row per member of each group at --level).
  */
 import { withLearnedNames } from '../../../../shared/statusCodes.ts';
 import { resolve } from 'node:path';
@@ -8,6 +9,7 @@ import { Option, type Command } from 'commander';
 import {
   ALL_EXPORT_KINDS, type AnyExportKind, type CsvOptions, type ExportKind, type ExportRequest, type RecordExportRequest, type SummaryExportKind,
 } from '../../../../shared/contract.ts';
+import { DEFAULT_DUPLICATE_LEVEL, DUPLICATE_LEVELS, type DuplicateLevel } from '../../../../shared/duplicates.ts';
 import { LetterdeskError } from '../../../../shared/errors.ts';
 import { CONTACT_SORT_COLUMNS, ORDER_SORT_COLUMNS } from '../../../../shared/query.ts';
 import { exportColumns } from '../../export/columns.ts';
@@ -18,7 +20,7 @@ import { exportProgressView } from '../progress.ts';
 import { queryInView } from '../viewOptions.ts';
 
 type ExportOptions = ContactFilterOptions &
-  OrderFilterOptions & { out: string; columns?: string; bom?: boolean; delimiter: CsvOptions['delimiter']; neutralize: boolean; json?: boolean; view?: string };
+  OrderFilterOptions & { out: string; columns?: string; bom?: boolean; delimiter: CsvOptions['delimiter']; neutralize: boolean; json?: boolean; view?: string; level?: DuplicateLevel };
 
 /**
  * The export request of the options: contact filters for contacts, order filters for orders and
@@ -44,12 +46,25 @@ function summaryRequest(kind: SummaryExportKind, opts: ExportOptions): ExportReq
   return { kind, query: opts.search === undefined ? null : { search: opts.search }, columns, options };
 }
 
+/**
+ * The export request of the duplicate groups: only --level applies.
+ * @throws LetterdeskError VALIDATION when a filter, a sort or --view is given
+ */
+function duplicatesRequest(opts: ExportOptions): ExportRequest {
+  if (opts.search !== undefined || opts.label || opts.state || opts.verified || opts.status || opts.productType || opts.invalidOnly || opts.changed || opts.sort || opts.view !== undefined) {
+    throw new LetterdeskError('VALIDATION', 'The duplicates export takes --level only (with --columns and the CSV options); filters, --sort and --view apply to contacts, orders and recipients.');
+  }
+  const options: CsvOptions = { delimiter: opts.delimiter, bom: opts.bom === true, neutralizeFormulas: opts.neutralize };
+  const columns = opts.columns === undefined ? null : opts.columns.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  return { kind: 'duplicates', query: { level: opts.level ?? DEFAULT_DUPLICATE_LEVEL }, columns, options };
+}
+
 /** Registers the `export` command on `program`. */
 export function registerExportCommand(program: Command, io: CliIo): void {
   const exportCmd = program
     .command('export')
     .description('write a CSV file of contacts, orders or order recipients (the rows the same filters select), or of the templates or campaigns of the cached orders')
-    .addArgument(program.createArgument('<kind>', 'contacts, orders, recipients, templates or campaigns').choices(ALL_EXPORT_KINDS))
+    .addArgument(program.createArgument('<kind>', 'contacts, orders, recipients, templates, campaigns or duplicates').choices(ALL_EXPORT_KINDS))
     .requiredOption('--out <file>', 'the CSV file to write (replaced atomically if it exists)')
     .option('--columns <keys>', 'comma-separated column keys, in the order wanted (default: every column but raw)')
     .option('--bom', 'start the file with a UTF-8 byte-order mark (Excel on Windows needs it to read UTF-8)')
@@ -59,18 +74,19 @@ export function registerExportCommand(program: Command, io: CliIo): void {
       'keep cells that start with = + - @ TAB CR NUL as they are. By default they get a leading \' so a spreadsheet shows them as text instead of running them as formulas (CSV injection); turn it off only when a program, not a person, reads the file',
     )
     .option('--json', 'print { path, rows } as JSON when done')
+    .addOption(new Option('--level <level>', 'duplicates: how alike the members are (address, household, individual; default household)').choices(DUPLICATE_LEVELS))
     .option('--view <name>', 'only the members of this saved view (a contacts view for contacts, an orders view for orders and recipients), with its filters');
   addBothFilters(exportCmd);
   exportCmd
     .addHelpText(
       'after',
-      `\nFilters: contacts, orders and recipients take --invalid-only and --changed added,changed,removed;\ncontacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')});\ntemplates and campaigns take --search.\n\nColumns (--columns; raw, the record as cached, only when named):\n${ALL_EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
+      `\nFilters: contacts, orders and recipients take --invalid-only and --changed added,changed,removed;\ncontacts take --search --label --state --verified --sort (${CONTACT_SORT_COLUMNS.join(', ')});\norders and recipients take --search --status --product-type --sort (${ORDER_SORT_COLUMNS.join(', ')});\ntemplates and campaigns take --search; duplicates take --level.\n\nColumns (--columns; raw, the record as cached, only when named):\n${ALL_EXPORT_KINDS.map((k) => `  ${k}: ${exportColumns(k).map((c) => c.key).join(', ')}`).join('\n')}`,
     );
   exportCmd.action((kind: AnyExportKind, opts: ExportOptions, cmd: Command) =>
     withContext(cmd, io, async (ctx) => {
       const p = chosenProfile(ctx);
-      const table = kind === 'contacts' ? 'contacts' : 'orders';
-      let request: ExportRequest = kind === 'templates' || kind === 'campaigns' ? summaryRequest(kind, opts) : exportRequest(kind, opts);
+      const table = kind === 'contacts' || kind === 'duplicates' ? 'contacts' : 'orders';
+      let request: ExportRequest = kind === 'templates' || kind === 'campaigns' ? summaryRequest(kind, opts) : kind === 'duplicates' ? duplicatesRequest(opts) : exportRequest(kind, opts);
       const target = resolve(io.cwd, opts.out);
       const cache = await ctx.core.caches.openSynced(p, table);
       // The "Status name" columns name the codes as the profile does, then as the service's kept statuses do.
