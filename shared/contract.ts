@@ -304,20 +304,28 @@ export const csvOptionsSchema = z
 export type CsvOptions = z.infer<typeof csvOptionsSchema>;
 
 const exportColumnsSchema = z.array(z.string().max(64)).max(100).nullable();
+/** The file formats of an export: CSV (with {@link CsvOptions}) or an Excel workbook. */
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/**
+ * What every export request may add: its file format (default `csv`; an xlsx workbook ignores the
+ * CSV options) and the name of the workbook's sheet (the view's name; made valid for Excel).
+ */
+const exportFileFields = { format: z.enum(EXPORT_FORMATS).optional(), sheetName: z.string().max(200).optional() };
 export const exportRequestSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('contacts'), query: contactQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema }).strict(),
+  z.object({ kind: z.literal('contacts'), query: contactQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, ...exportFileFields }).strict(),
   z
     .object({
-      kind: z.literal('orders'), query: orderQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema,
+      kind: z.literal('orders'), query: orderQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, ...exportFileFields,
       /** Names of the status codes for the "Status name" column; the app's handler sets the active profile's. */
       statusNames: statusNamesSchema.optional(),
     })
     .strict(),
-  z.object({ kind: z.literal('recipients'), query: orderQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, statusNames: statusNamesSchema.optional() }).strict(),
-  z.object({ kind: z.literal('templates'), query: templateQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema }).strict(),
-  z.object({ kind: z.literal('campaigns'), query: campaignQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema }).strict(),
+  z.object({ kind: z.literal('recipients'), query: orderQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, statusNames: statusNamesSchema.optional(), ...exportFileFields }).strict(),
+  z.object({ kind: z.literal('templates'), query: templateQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, ...exportFileFields }).strict(),
+  z.object({ kind: z.literal('campaigns'), query: campaignQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, ...exportFileFields }).strict(),
   /** `query: null`: the default level (household). */
-  z.object({ kind: z.literal('duplicates'), query: z.object({ level: z.enum(DUPLICATE_LEVELS) }).strict().nullable(), columns: exportColumnsSchema, options: csvOptionsSchema }).strict(),
+  z.object({ kind: z.literal('duplicates'), query: z.object({ level: z.enum(DUPLICATE_LEVELS) }).strict().nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, ...exportFileFields }).strict(),
 ]);
 /**
  * `query: null` = everything; `columns: null` = the default columns in their order (every column
@@ -345,6 +353,8 @@ export interface ExportResult {
   /** Absolute path of the written file; null when the user cancelled the save dialog. */
   path: string | null;
   rows: number;
+  /** The sheets of an xlsx workbook, in order (more than one past Excel's rows a sheet); absent for CSV. */
+  sheets?: string[];
 }
 
 /**
@@ -652,7 +662,7 @@ export const calls = {
   /** Columns an export offers, in default order (the opt-in ones, `inDefault: false`, last). */
   exportColumns: { input: z.object({ kind: z.enum(ALL_EXPORT_KINDS) }).strict(), output: out<ExportColumn[]>() },
   /** Shows the native save dialog, then streams the CSV; resolves when the file is in place. */
-  exportCsv: { input: exportRequestSchema, output: out<ExportResult>() },
+  exportFile: { input: exportRequestSchema, output: out<ExportResult>() },
   cancelExport: { input: z.object({ exportId: z.string().max(64) }).strict(), output: out<{ cancelled: boolean }>() },
   showInFolder: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: out<null>() },
   /**

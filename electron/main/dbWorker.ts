@@ -6,9 +6,9 @@
 import { CACHE_METHODS, type CacheJobs } from './cache/worker/methods.ts';
 import { readRecords } from './cache/read/records.ts';
 import { serveCache } from './cache/worker/host.ts';
-import { exportCsvJob } from './export/write.ts';
+import { exportFileJob } from './export/write.ts';
 
 serveCache({
   methods: CACHE_METHODS,
-  jobs: { exportCsv: exportCsvJob, records: readRecords } satisfies CacheJobs,
+  jobs: { exportFile: exportFileJob, records: readRecords } satisfies CacheJobs,
 });

@@ -19,7 +19,7 @@
  *     service's shares written into the cache for the measurement and removed after it (the
  *     sample API's own reads at this scale would cost the run minutes): nothing ticked, a kept
  *     value ticked, a state ticked;
- *  4. optionally a CSV export through the `exportCsv` call (the save dialog answers the given
+ *  4. optionally a CSV export through the `exportFile` call (the save dialog answers the given
  *     path): its time, the largest event-loop delay of this (main) thread while it runs, and the
  *     memory growth (peak RSS during the export minus RSS just before it; VmHWM is used when it
  *     rose during the export). Done here, in the same open core.
@@ -253,7 +253,7 @@ async function runExport(request: ExportRequest, call: Dispatch): Promise<Export
   histogram.enable();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const result = await call('exportCsv', request);
+  const result = await call('exportFile', request);
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   histogram.disable();

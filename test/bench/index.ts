@@ -62,6 +62,8 @@ import { add, addMax, addRatio, errors, failed, label, log, metrics, raw } from 
 import { keptReads } from './keptSection.ts';
 import type { HistoryChildInput, HistoryChildResult } from './historyChild.ts';
 import type { OverviewChildInput, OverviewChildResult } from './overviewChild.ts';
+import type { XlsxChildInput, XlsxChildResult } from './xlsxChild.ts';
+import { ZIP_DEFLATE_LEVEL } from '../../electron/main/export/zip.ts';
 import { slowServer } from './slowSection.ts';
 import { pageSection } from './pageSection.ts';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../electron/main/sync/decisions.ts';
@@ -269,6 +271,20 @@ async function overviewCost(s: string, cacheFile: string, resources: readonly Re
     add({ key: `${s}.overview.build.${resource}`, name: `${s}: computing the Overview's numbers of ${resource} at the publish`, value: ms, unit: 'ms', target: '', pass: null,
       note: `median of ${times.length}${base ? `; ${fmt((ms / base) * 100)} % of this run's sync of ${resource}` : ''}` });
   }
+}
+
+/** An xlsx workbook of all contacts against its floor, the same sheet XML deflated once (xlsxChild.ts). */
+async function xlsxCost(s: string, cacheFile: string, dir: string): Promise<void> {
+  const input: XlsxChildInput = { cacheFile, dir, runs: EXPORT_RUNS };
+  const { result } = await runChild<XlsxChildResult>(resolve(here, 'xlsxChild.ts'), input, { nodeArgs: ['--expose-gc'] });
+  raw[`${s}.xlsx`] = result;
+  const ms = median(result.ms);
+  const floor = median(result.floorMs);
+  log(`xlsx ${s}: ${list(result.ms)} ms; floor ${list(result.floorMs)} ms; ${fmt(mib(result.workbookBytes))} MiB workbook, ${fmt(mib(result.sheetXmlBytes))} MiB sheet XML`);
+  const runsNote = result.ms.length > 1 ? `median of ${result.ms.length} runs each (export ${list(result.ms)} ms; floor ${list(result.floorMs)} ms); ` : '';
+  add({ key: `${s}.xlsx.time`, name: `${s}: xlsx workbook of all contacts (${fmt(result.rows)} rows, ${result.sheets.length} sheet${result.sheets.length === 1 ? '' : 's'})`, value: ms, floor, ratio: ms / floor, unit: 'ms', target: 'ratio ≤ 2', pass: ms / floor <= 2,
+    note: `${runsNote}floor = the workbook's sheet XML (${fmt(mib(result.sheetXmlBytes))} MiB) through node:zlib deflate at level ${ZIP_DEFLATE_LEVEL} once; ${fmt(mib(result.workbookBytes))} MiB written` });
+  addMax(`${s}.xlsx.memory`, `${s}: · xlsx export peak memory growth`, mb(result.growthBytes), 150, 'MB', `RSS sampled every 20 ms over the RSS before (${fmt(mib(result.baseRssBytes))} MiB); the largest of the runs`);
 }
 
 function reportSync(s: string, contacts: number, orders: number, resources: readonly Resource[], done: readonly SyncRound[], scaleRaw: Record<string, unknown>): void {
@@ -489,6 +505,14 @@ async function runScale(contacts: number): Promise<void> {
         failed(`${s}.app`, `${s}: queries and export`, error);
       } finally {
         if (!keep) for (const f of [appFile, shellFile]) rmSync(f, { force: true });
+      }
+      flush();
+    }
+    if (synced && sections.has('export')) {
+      try {
+        await xlsxCost(s, cacheFile, dir);
+      } catch (error) {
+        failed(`${s}.xlsx`, `${s}: xlsx export`, error);
       }
       flush();
     }

@@ -189,7 +189,7 @@ test('every screen of the normal journey renders under the policy without a viol
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
   await page.keyboard.press('Control+2');
   await page.keyboard.press('Control+e');
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await dialog.getByRole('button', { name: /Export…/ }).click();
   await expect(dialog.getByText(/Exported [\d,.\s]+ rows/)).toBeVisible();
   await dialog.getByRole('button', { name: 'Done' }).click();

@@ -212,7 +212,7 @@ test.describe('a small sample', () => {
     await filled(orders);
     await orders.focus();
     await page.keyboard.press('Control+e');
-    const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+    const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole('radio', { name: 'Orders', exact: true })).toBeChecked();
     await expect(dialog.getByRole('radio', { name: 'Orders', exact: true })).toBeFocused();

@@ -214,7 +214,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
 
   // --- Export dialog (opened with Ctrl+E; the file itself is the export module's business) --------
   await page.keyboard.press('Control+e');
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('checkbox', { name: 'Neutralise formulas' })).toBeChecked();
   await expectAccessible(page, 'export dialog');
@@ -266,7 +266,7 @@ test('first run, sync, search, filter, details, offline and back', async ({ app 
 
   // Export works from the cache too.
   await page.keyboard.press('Control+e');
-  const offlineExport = page.getByRole('dialog', { name: 'Export CSV' });
+  const offlineExport = page.getByRole('dialog', { name: 'Export', exact: true });
   await offlineExport.getByRole('button', { name: /Export…/ }).click();
   await expect(offlineExport.getByText(/Exported [\d,.\s]+ rows/)).toBeVisible();
   await offlineExport.getByRole('button', { name: 'Done' }).click();

@@ -98,15 +98,15 @@ test('a sync while a contact is open: the selection stays on its record and the 
 
   // Closing the dialog while an export runs cancels it: nothing would show how it ended. (The
   // cache's export is held here until it is cancelled, so it is still running when Escape comes.)
-  const cacheOf = core as unknown as { cache: () => Promise<{ exportCsv: (...args: unknown[]) => Promise<unknown> }> };
+  const cacheOf = core as unknown as { cache: () => Promise<{ exportFile: (...args: unknown[]) => Promise<unknown> }> };
   const realCache = cacheOf.cache;
   let aborted = false;
   cacheOf.cache = async () => {
     const client = await realCache();
     return Object.assign(Object.create(client) as object, {
-      exportCsv: (request: unknown, path: string, options: { signal: AbortSignal }) =>
+      exportFile: (request: unknown, path: string, options: { signal: AbortSignal }) =>
         new Promise((resolve, reject) => {
-          const timer = setTimeout(() => resolve(client.exportCsv(request, path, options)), 20_000);
+          const timer = setTimeout(() => resolve(client.exportFile(request, path, options)), 20_000);
           options.signal.addEventListener('abort', () => {
             aborted = true;
             clearTimeout(timer);

@@ -152,7 +152,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
   expect(new Set((await orders.locator('[role="row"] [data-col="status"]').allTextContents()).map((t) => t.trim()))).toEqual(new Set(['Printed']));
   // The CSV keeps the code and gives the name beside it.
   await page.keyboard.press('Control+e');
-  const orderExport = page.getByRole('dialog', { name: 'Export CSV' });
+  const orderExport = page.getByRole('dialog', { name: 'Export', exact: true });
   await orderExport.getByRole('button', { name: /Export…/ }).click();
   await expect(orderExport.getByText(/Exported [\d,.\s]+ rows?/)).toBeVisible();
   const orderCsv = parse(readFileSync(app.platformLog.savedFiles.at(-1)!, 'utf8'), { bom: true }) as string[][];
@@ -200,7 +200,7 @@ test('unknown fields, raw JSON, invalid records, status names and the changes of
 
   // The removed contact exports with the view.
   await page.keyboard.press('Control+e');
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await dialog.getByRole('button', { name: /Export…/ }).click();
   await expect(dialog.getByText(/Exported [\d,.\s]+ rows?/)).toBeVisible();
   const csv = readFileSync(app.platformLog.savedFiles.at(-1)!, 'utf8');

@@ -164,7 +164,7 @@ test('templates and campaigns: gallery with previews, details, orders, CSV, offl
   await page.getByRole('searchbox', { name: 'Search templates' }).fill('');
   await expect.poll(() => summaryCount(page)).toBe(truth.templates.size);
   await page.keyboard.press('Control+e');
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await expect(dialog.getByRole('radio', { name: 'Templates', exact: true })).toBeChecked();
   await dialog.getByRole('button', { name: /Export…/ }).click();
   await expect(dialog.getByText(`Exported ${truth.templates.size} rows`)).toBeVisible();

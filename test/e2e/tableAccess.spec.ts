@@ -142,7 +142,7 @@ test('the shortcuts sheet, F6, the skip link, forced colours and focus that come
   // --- Focus returns when a dialog closes: the export (button and Ctrl+E), a confirmation ----------
   const exportButton = page.getByRole('button', { name: 'Export', exact: true });
   await exportButton.click();
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
@@ -205,7 +205,7 @@ test('Export waits until something is cached; it can write the table’s own col
   await expect(exportButton).toBeDisabled();
   await expect(exportButton).toHaveAttribute('title', /Nothing is cached yet/);
   await page.keyboard.press('Control+e');
-  await expect(page.getByRole('dialog', { name: 'Export CSV' })).toBeHidden();
+  await expect(page.getByRole('dialog', { name: 'Export', exact: true })).toBeHidden();
   await expect(page.getByText('Nothing is cached yet: sync first, then export.')).toBeVisible();
   app.core.sampleApi.server?.setFaults({});
   await expect(exportButton).toBeEnabled({ timeout: 60_000 });
@@ -216,7 +216,7 @@ test('Export waits until something is cached; it can write the table’s own col
   await expect(rowAt(table, 0).locator('.skeleton')).toHaveCount(0);
   const titles = await headerTitles(table);
   await exportButton.click();
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await dialog.getByRole('button', { name: 'Columns of the table, in its order' }).click();
   await dialog.getByRole('button', { name: /Export…/ }).click();
   await expect(dialog.getByText('Exported 400 rows')).toBeVisible();

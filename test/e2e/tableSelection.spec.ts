@@ -183,7 +183,7 @@ test('rows are selected, copied and acted on as in a spreadsheet', async ({ app 
   await page.keyboard.press('Control+a');
   await rowAt(table, 0).click({ button: 'right' });
   await menu.getByRole('menuitem', { name: /Export 1,200 selected rows/ }).click();
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await expect(dialog.getByRole('radio', { name: /Selected rows/ })).toBeChecked();
   await expect(dialog.getByRole('radio', { name: /Selected rows/ })).toHaveAccessibleName(/1,200 contacts/);
   await dialog.getByRole('button', { name: /Export…/ }).click();
@@ -210,7 +210,7 @@ test('Export selection sends the view’s query naming the selected rows', async
     const invoke = w.__letterdeskInvoke;
     w.__sent = [];
     w.__letterdeskInvoke = (name, input) => {
-      if (name === 'exportCsv') w.__sent.push(input);
+      if (name === 'exportFile') w.__sent.push(input);
       return invoke(name, input);
     };
   });
@@ -219,7 +219,7 @@ test('Export selection sends the view’s query naming the selected rows', async
   await rowAt(table, 6).click({ modifiers: ['Control'] });
   await rowAt(table, 6).click({ button: 'right' });
   await page.getByRole('menu').getByRole('menuitem', { name: 'Export 4 selected rows…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await expect(dialog.getByRole('radio', { name: /Selected rows/ })).toBeChecked();
   await dialog.getByRole('button', { name: /Export…/ }).click();
   await expect.poll(() => page.evaluate(() => (window as unknown as { __sent: unknown[] }).__sent.length)).toBe(1);
@@ -246,7 +246,7 @@ test('a partial selection exports exactly its rows, in the table’s order, unde
   const emails = await Promise.all([1, 2, 3, 7].map(async (i) => ((await cellOf(rowAt(table, i), 'email').textContent()) ?? '').trim()));
   await rowAt(table, 3).click({ button: 'right' });
   await page.getByRole('menu').getByRole('menuitem', { name: 'Export 4 selected rows…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await expect(dialog.getByRole('radio', { name: /Selected rows/ })).toBeChecked();
   await dialog.getByRole('button', { name: /Export…/ }).click();
   await expect(dialog.getByText('Exported 4 rows')).toBeVisible();

@@ -67,7 +67,7 @@ async function exportColumn(app: AppHarness, header: 'Contact ID' | 'Order ID'):
   const { page } = app;
   const before = app.platformLog.savedFiles.length;
   await page.keyboard.press('Control+e');
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('radio', { name: /Current view/ })).toBeChecked();
   await dialog.getByRole('button', { name: /Export…/ }).click();

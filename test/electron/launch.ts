@@ -139,7 +139,7 @@ export async function exportContactsTo(app: ElectronApplication, page: Page, fil
   await page.keyboard.press(`${MOD}+1`);
   await expect(page.getByRole('grid', { name: 'Contacts' })).toBeVisible();
   await page.keyboard.press(`${MOD}+e`);
-  const dialog = page.getByRole('dialog', { name: 'Export CSV' });
+  const dialog = page.getByRole('dialog', { name: 'Export', exact: true });
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: /Export…/ }).click();
   const done = dialog.getByText(/Exported [\d,.\s]+ rows/);

@@ -117,7 +117,7 @@ describe('the command line and the app read one cache the same way', () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(JSON.parse(exported.stdout)).toMatchObject({ path: fromCli });
     nextSavePath = join(root, `app-${kind}.csv`);
-    const app = await call('exportCsv', request as unknown as ExportRequest);
+    const app = await call('exportFile', request as unknown as ExportRequest);
     expect(app.rows).toBe((JSON.parse(exported.stdout) as { rows: number }).rows);
     expect(readFileSync(fromCli).equals(readFileSync(nextSavePath))).toBe(true);
   });

@@ -154,7 +154,7 @@ describe('handlers over a real core (sample data slice)', () => {
   it('exports the current view as CSV that parses back to the same rows', async () => {
     const query = { search: '', sort: { column: 'name' as const, direction: 'asc' as const } };
     const view = await env.call('queryContacts', { query, window: { offset: 0, limit: 1000 } });
-    const result = await env.call('exportCsv', { kind: 'contacts', query, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: false } });
+    const result = await env.call('exportFile', { kind: 'contacts', query, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: false } });
     expect(result.path).not.toBeNull();
     const rows = parse(readFileSync(result.path!, 'utf8'), { columns: true, relax_column_count: false }) as Record<string, string>[];
     expect(rows).toHaveLength(view.total.count);
@@ -169,7 +169,7 @@ describe('handlers over a real core (sample data slice)', () => {
     const saved = await env.call('saveProfile', { id: profile.id, name: profile.name, environment: profile.environment, baseUrl: profile.baseUrl, accountId: profile.accountId, pageSize: profile.pageSize, statusNames });
     expect(saved.statusNames).toEqual(statusNames);
     // The page sends no names (or others): the handler uses the profile's.
-    const result = await env.call('exportCsv', { kind: 'orders', query: null, columns: ['id', 'status', 'statusName'], options: { delimiter: 'comma', bom: false, neutralizeFormulas: false }, statusNames: { [String(codes[0])]: { name: 'Not these', colour: 'red' } } });
+    const result = await env.call('exportFile', { kind: 'orders', query: null, columns: ['id', 'status', 'statusName'], options: { delimiter: 'comma', bom: false, neutralizeFormulas: false }, statusNames: { [String(codes[0])]: { name: 'Not these', colour: 'red' } } });
     const rows = parse(readFileSync(result.path!, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(400);
     // The codes the profile leaves unnamed read as the service's kept order statuses name them.
@@ -192,7 +192,7 @@ describe('handlers over a real core (sample data slice)', () => {
     expect(campaigns.rows.reduce((n, c) => n + c.orders, 0)).toBe(400);
     expect(await env.call('getCampaign', { id: campaigns.rows[0]!.id })).toEqual(campaigns.rows[0]);
     for (const kind of ['templates', 'campaigns'] as const) {
-      const result = await env.call('exportCsv', { kind, query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } });
+      const result = await env.call('exportFile', { kind, query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } });
       expect(result.path).toMatch(new RegExp(`-${kind}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
       expect(parse(readFileSync(result.path!, 'utf8'), { columns: true })).toHaveLength(kind === 'templates' ? templates.total.count : campaigns.total.count);
     }

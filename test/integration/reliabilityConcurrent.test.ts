@@ -137,7 +137,7 @@ describe('reading and exporting while a sync runs', () => {
       expect(search.rows.length).toBeGreaterThan(0);
       expect(detail.contact.id).toBe(some[round % some.length]!.id);
       if (round % 3 === 0) {
-        const exported = await call('exportCsv', { kind: 'contacts', query: null, columns: ['id', 'fullName'], options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } });
+        const exported = await call('exportFile', { kind: 'contacts', query: null, columns: ['id', 'fullName'], options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } });
         seen.exports++;
         expect(allowed, 'export row count').toContain(exported.rows);
         // Parsed after the loop, so the test's own CSV parsing does not count as main-thread stall.

@@ -10,7 +10,7 @@
  * integrity_check = ok; and with room again, the next sync completes and equals the server.
  *
  * Export: a 1 MiB tmpfs (mounted by the test; it needs root) nearly filled, then `runExport` — and the
- * app's path, `CacheClient.exportCsv` in the cache worker — writes into it: DISK_FULL, no file under
+ * app's path, `CacheClient.exportFile` in the cache worker — writes into it: DISK_FULL, no file under
  * the target name (or the previous file there unchanged), no temporary file left behind. When the
  * mount is refused the export cases are skipped and say why.
  */
@@ -197,13 +197,13 @@ describe('disk full during an export (1 MiB tmpfs)', () => {
     expect(readdirSync(mountPoint).sort()).toEqual(['contacts.csv', 'filler.bin']);
   });
 
-  it('the app path (cache worker, CacheClient.exportCsv) reports DISK_FULL across the worker boundary and leaves no file', async (ctx) => {
+  it('the app path (cache worker, CacheClient.exportFile) reports DISK_FULL across the worker boundary and leaves no file', async (ctx) => {
     if (!mounted) return ctx.skip(whyNot);
     fill(50_000);
     const target = join(mountPoint, 'via-worker.csv');
     const client = await CacheClient.open(file);
     try {
-      await expect(client.exportCsv(request, target)).rejects.toMatchObject({ code: 'DISK_FULL' });
+      await expect(client.exportFile(request, target)).rejects.toMatchObject({ code: 'DISK_FULL' });
       // The worker is still usable afterwards.
       expect((await client.countContacts({})).count).toBeGreaterThan(0);
     } finally {

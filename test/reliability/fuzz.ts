@@ -54,7 +54,7 @@ export const VALID: { [N in CallName]: unknown } = {
   overview: {},
   duplicateGroups: { level: 'household', offset: 0, limit: 50 },
   exportColumns: { kind: 'contacts' },
-  exportCsv: { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } },
+  exportFile: { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } },
   cancelExport: { exportId: 'x' },
   showInFolder: { path: '/tmp/x.csv' },
   labelAddresses: { source: 'contacts', query: {} },

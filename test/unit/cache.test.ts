@@ -339,10 +339,10 @@ describe('CacheClient (worker thread)', () => {
       expect((await client.syncHistory(10)).map((r) => r.outcome)).toEqual(['succeeded', 'succeeded']);
       await expect(client.queryContacts({ sort: { column: 'nope' as 'name', direction: 'asc' } }, { offset: 0, limit: 1 })).resolves.toBeDefined();
       const progress: number[] = [];
-      const out = await client.exportCsv({ kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } }, join(dir, 'x.csv'), {
+      const out = await client.exportFile({ kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } }, join(dir, 'x.csv'), {
         onProgress: (p) => progress.push(p.rowsDone),
       });
-      expect(out.rows).toBe(3000); // the exportCsv job the worker entry registers
+      expect(out.rows).toBe(3000); // the exportFile job the worker entry registers
     } finally {
       await client.close();
     }

@@ -2,8 +2,8 @@
  * The `letterdesk` CLI as a user runs it: real child processes (`node electron/main/cli/index.ts`),
  * a clean data directory, the sample API started through the CLI itself, real HTTP and SQLite.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -135,6 +135,18 @@ describe('letterdesk CLI from a clean data directory', () => {
     const parsed = parse(bytes.toString('utf8'), { delimiter: ';', bom: true }) as string[][];
     expect(parsed[0]).toEqual(['Contact ID', 'Last name', 'Email']);
     expect(parsed.slice(1).map((r) => r[0])).toEqual(rows.map((r) => r.id));
+
+    // The same rows as an Excel workbook: by the extension, and by --format; read back by openpyxl.
+    for (const [file, extra] of [['found.xlsx', []], ['found-workbook.bin', ['--format', 'xlsx']]] as const) {
+      const run = await cli(['export', 'contacts', '--out', file, '--search', first.lastName, '--columns', 'id,lastName,email', '--json', ...extra]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({ path: join(dir, file), rows: rows.length, sheets: ['Contacts'] });
+      // openpyxl opens only files named .xlsx.
+      copyFileSync(join(dir, file), join(dir, 'read-back.xlsx'));
+      const book = JSON.parse(execFileSync('/usr/bin/python3', [join(import.meta.dirname, '..', 'helpers', 'readXlsx.py'), join(dir, 'read-back.xlsx'), '--values-only'], { encoding: 'utf8' })) as { sheets: { title: string; rows: unknown[][] }[] };
+      expect(book.sheets.map((x) => x.title)).toEqual(['Contacts']);
+      expect(book.sheets[0]!.rows).toEqual([['Contact ID', 'Last name', 'Email'], ...parsed.slice(1).map((r) => r.map((v) => (v === '' ? null : v)))]);
+    }
 
     const recipients = await cli(['export', 'recipients', '--out', join(dir, 'recipients.csv'), '--status', '1', '--status', '2', '--json']);
     expect(recipients.code, recipients.stderr).toBe(0);

@@ -400,7 +400,7 @@ describe('through the database worker (the app\'s path)', () => {
       const progress: number[] = [];
       let queryAnsweredAt = -1;
       let finished = false;
-      const exporting = client.exportCsv(request, target, {
+      const exporting = client.exportFile(request, target, {
         onProgress: (p) => {
           progress.push(p.rowsDone);
           if (progress.length === 2) void client.countContacts({}).then(() => (queryAnsweredAt = finished ? Infinity : progress.at(-1) ?? 0));
@@ -420,7 +420,7 @@ describe('through the database worker (the app\'s path)', () => {
       const abort = new AbortController();
       let seenAtAbort = 0;
       await expect(
-        client.exportCsv(request, cancelled, {
+        client.exportFile(request, cancelled, {
           signal: abort.signal,
           onProgress: (p) => {
             if (p.rowsDone > 0 && !abort.signal.aborted) {

@@ -1,5 +1,5 @@
 /**
- * CSV exports of this process (DESIGN.md "CSV export"): each runs in the cache's database worker
+ * Exports of this process (CSV and xlsx) (DESIGN.md "CSV export"): each runs in the cache's database worker
  * with progress and cancel; the app cancels them by id, the command line by its interrupt signal.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,10 +20,10 @@ export class ExportRuns {
 
   /**
    * Writes the rows `request` selects from `cache` into `path` (temporary file, then renamed).
-   * @returns the number of data rows written
+   * @returns the number of data rows written, and an xlsx workbook's sheets
    * @throws LetterdeskError VALIDATION (a bad path or column), CANCELLED, DISK_FULL
    */
-  async run(cache: CacheClient, request: ExportRequest, path: string, options: ExportRunOptions = {}): Promise<{ rows: number }> {
+  async run(cache: CacheClient, request: ExportRequest, path: string, options: ExportRunOptions = {}): Promise<{ rows: number; sheets?: string[] }> {
     const exportId = options.exportId ?? randomUUID();
     const abort = new AbortController();
     const onAbort = () => abort.abort();
@@ -31,7 +31,7 @@ export class ExportRuns {
     if (options.signal?.aborted) abort.abort();
     this.#running.set(exportId, abort);
     try {
-      return await cache.exportCsv(request, path, { signal: abort.signal, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+      return await cache.exportFile(request, path, { signal: abort.signal, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
     } finally {
       this.#running.delete(exportId);
       options.signal?.removeEventListener('abort', onAbort);

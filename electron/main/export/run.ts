@@ -4,7 +4,7 @@
  * name of an export.
  */
 import type Database from 'better-sqlite3';
-import { exportRequestSchema, type AnyExportKind } from '../../../shared/contract.ts';
+import { exportRequestSchema, type AnyExportKind, type ExportFormat } from '../../../shared/contract.ts';
 import { LetterdeskError } from '../../../shared/errors.ts';
 import { describeIssues } from '../../../shared/zodIssues.ts';
 import { writeExport, type ExportOutcome, type RunExportOptions } from './write.ts';
@@ -12,15 +12,16 @@ import { writeExport, type ExportOutcome, type RunExportOptions } from './write.
 export type { ExportOutcome, ExportRunProgress, RunExportOptions } from './write.ts';
 
 /**
- * A file name for an export: `letterdesk-<profile>-<kind>-<YYYY-MM-DD>.csv` (local date). The
+ * A file name for an export: `letterdesk-<profile>-<kind>-<YYYY-MM-DD>.csv` (or `.xlsx`; local date). The
  * profile name keeps only letters and digits (any script), other runs become `-`, so a name like
  * `../../etc` or `C:\x` cannot steer the path; at most 40 characters of it are used.
  * @param profileName the profile's display name
  * @param kind contacts | orders | recipients | templates | campaigns
  * @param date the day to put in the name (local calendar date)
+ * @param format the file's format, its extension
  */
-export function defaultExportFileName(profileName: string, kind: AnyExportKind, date: Date): string {
-  return `letterdesk-${fileSlug(profileName, 'profile')}-${kind}-${fileDay(date)}.csv`;
+export function defaultExportFileName(profileName: string, kind: AnyExportKind, date: Date, format: ExportFormat = 'csv'): string {
+  return `letterdesk-${fileSlug(profileName, 'profile')}-${kind}-${fileDay(date)}.${format}`;
 }
 
 /**
@@ -52,7 +53,7 @@ export function chartFileName(profileName: string, chart: string, format: 'png' 
 }
 
 /**
- * Runs one CSV export (write.ts {@link writeExport}) after checking the request.
+ * Runs one export, CSV or xlsx (write.ts {@link writeExport}) after checking the request.
  * @param db an open cache connection; it stays usable while the export runs
  * @param request what to export, checked against `exportRequestSchema`: kind, view query (null =
  *   everything), columns (null = all), CSV options

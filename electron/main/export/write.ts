@@ -1,5 +1,5 @@
 /**
- * Writing a CSV export: the rows of a view (or everything) streamed from the SQLite cache into a
+ * Writing an export, CSV or xlsx: the rows of a view (or everything) streamed from the SQLite cache into a
  * file, with constant memory, progress and cancel, and atomically:
  *
  *  1. the target path is checked (absolute, its folder exists, it is not a folder, it is none of
@@ -7,11 +7,11 @@
  *  2. the rows come from the cache (cache/read/exportRows.ts: one snapshot on a read-only connection,
  *     one row in memory at a time), so the count and the rows agree even while a sync publishes,
  *     and the caller's connection stays free for other queries while the export yields;
- *  3. CSV text is written to a temporary file in the target folder, which replaces the target only
+ *  3. CSV text or the xlsx workbook (xlsx.ts) is written to a temporary file in the target folder, which replaces the target only
  *     when complete (atomicFile.ts); on any failure or cancel nothing appears (or changes) under the
  *     chosen name.
  *
- * In the app this runs as the database worker's `exportCsv` job ({@link exportCsvJob}), whose
+ * In the app this runs as the database worker's `exportFile` job ({@link exportFileJob}), whose
  * request the IPC contract validated; run.ts `runExport` validates a request from anywhere else.
  * Nothing here loads zod or the logger up front: the worker imports this module when it starts.
  */
@@ -24,7 +24,9 @@ import { openExportRows, type ExportRows } from '../cache/read/exportRows.ts';
 import type { CacheJobs, ExportProgressValue } from '../cache/worker/methods.ts';
 import { cacheFileSet, profilesFilePath, syncLockPath } from '../base/paths.ts';
 import { createAtomicFile, fileError, removeStaleTempFiles, type AtomicFile } from '../base/atomicFile.ts';
+import { workbookHeader } from '../cache/read/exportColumns.ts';
 import { CsvFileWriter, type CsvValue } from './csv.ts';
+import { XlsxFileWriter } from './xlsx.ts';
 
 /** Logs through base/log.ts, loaded on first use (electron-log would add to the database worker's start). */
 function log(level: 'info' | 'warn', ...args: unknown[]): void {
@@ -46,6 +48,16 @@ export interface RunExportOptions {
 export interface ExportOutcome {
   /** Data rows written (the header row not counted). */
   rows: number;
+  /** An xlsx workbook's sheets, in order (more than one past Excel's rows a sheet); absent for CSV. */
+  sheets?: string[];
+}
+
+/** The sheet name of an export that names none: what the rows are ("Contacts"). */
+const KIND_SHEET: Record<ExportRequest['kind'], string> = { contacts: 'Contacts', orders: 'Orders', recipients: 'Recipients', templates: 'Templates', campaigns: 'Campaigns', duplicates: 'Duplicates' };
+
+/** What {@link writeRows} writes into: a CSV or an xlsx writer. */
+interface RowSink {
+  writeRow(values: CsvValue[]): void;
 }
 
 /** Minimum time between two progress reports (ms). */
@@ -135,7 +147,7 @@ function cancelled(): LetterdeskError {
 }
 
 /**
- * Writes one CSV export.
+ * Writes one export, CSV or xlsx (`req.format`).
  * @param db an open cache connection; the rows are read through a read-only connection to the
  *   same file, so `db` stays usable while the export runs
  * @param req what to export, already valid (`exportRequestSchema`): kind, view query (null =
@@ -158,14 +170,26 @@ export async function writeExport(db: Database.Database, req: ExportRequest, pat
   try {
     rows = openExportRows(db, req);
     file = createAtomicFile(target);
-    const writer = new CsvFileWriter(file.fd, req.options);
-    const rowsDone = await writeRows(writer, rows, options);
-    writer.flush();
+    let outcome: ExportOutcome;
+    let bytes: number;
+    if (req.format === 'xlsx') {
+      const columns = rows.columns.map((c) => ({ header: workbookHeader(c), type: c.type }));
+      const writer = new XlsxFileWriter(file.fd, columns, { sheetName: req.sheetName ?? KIND_SHEET[req.kind] });
+      const rowsDone = await writeRows(writer, rows, options);
+      outcome = { rows: rowsDone, sheets: writer.finish().sheets };
+      bytes = writer.bytesWritten;
+    } else {
+      const writer = new CsvFileWriter(file.fd, req.options);
+      writer.writeRow(rows.columns.map((c) => c.header));
+      outcome = { rows: await writeRows(writer, rows, options) };
+      writer.flush();
+      bytes = writer.bytesWritten;
+    }
     rows.close();
     file.commit();
-    options.onProgress?.({ rowsDone, rowsTotal: rowsDone });
-    log('info', `export: ${req.kind} ${rowsDone} rows in ${Math.round(performance.now() - started)} ms (${writer.bytesWritten} bytes)`);
-    return { rows: rowsDone };
+    options.onProgress?.({ rowsDone: outcome.rows, rowsTotal: outcome.rows });
+    log('info', `export: ${req.kind} ${req.format ?? 'csv'} ${outcome.rows} rows in ${Math.round(performance.now() - started)} ms (${bytes} bytes)`);
+    return outcome;
   } catch (error) {
     file?.discard();
     if (!isLetterdeskError(error)) log('warn', 'export failed', error);
@@ -176,13 +200,12 @@ export async function writeExport(db: Database.Database, req: ExportRequest, pat
 }
 
 /**
- * Writes the header and every row, reporting progress and letting the event loop run now and then.
+ * Writes every data row, reporting progress and letting the event loop run now and then.
  * @returns the number of data rows written
  * @throws LetterdeskError CANCELLED when the signal is aborted
  */
-async function writeRows(writer: CsvFileWriter, rows: ExportRows, options: RunExportOptions): Promise<number> {
+async function writeRows(writer: RowSink, rows: ExportRows, options: RunExportOptions): Promise<number> {
   const { signal, onProgress } = options;
-  writer.writeRow(rows.columns.map((c) => c.header));
   let rowsDone = 0;
   let lastProgress = 0;
   let lastYield = performance.now();
@@ -208,5 +231,5 @@ async function writeRows(writer: CsvFileWriter, rows: ExportRows, options: RunEx
   return rowsDone;
 }
 
-/** The database worker's `exportCsv` job: {@link writeExport} on the worker's connection. */
-export const exportCsvJob: CacheJobs['exportCsv'] = (db, { request, path }, { signal, onProgress }) => writeExport(db, request, path, { signal, onProgress });
+/** The database worker's `exportFile` job: {@link writeExport} on the worker's connection. */
+export const exportFileJob: CacheJobs['exportFile'] = (db, { request, path }, { signal, onProgress }) => writeExport(db, request, path, { signal, onProgress });

@@ -197,24 +197,25 @@ export function createHandlers(core: Core): Handlers {
       return exportColumns(kind).map(({ key, header, inDefault }) => ({ key, header, inDefault }));
     },
 
-    async exportCsv(input) {
+    async exportFile(input) {
       const profile = core.activeProfile();
       // The database worker reads no profiles: the status names (the profile's, then the learned ones) travel with the request.
       const names = input.kind === 'orders' || input.kind === 'recipients' ? withLearnedNames(profile.statusNames, (await (await core.cache()).learnedStatusNames()).names) : null;
       const request = names ? { ...input, statusNames: names } : input;
       const exportId = randomUUID();
-      const path = await core.options.platform.showSaveDialog(defaultExportFileName(profile.name, request.kind, new Date()), [
-        { name: 'CSV', extensions: ['csv'] },
-        { name: 'Text', extensions: ['txt', 'tsv'] },
-      ]);
+      const xlsx = request.format === 'xlsx';
+      const path = await core.options.platform.showSaveDialog(
+        defaultExportFileName(profile.name, request.kind, new Date(), xlsx ? 'xlsx' : 'csv'),
+        xlsx ? [{ name: 'Excel workbook', extensions: ['xlsx'] }] : [{ name: 'CSV', extensions: ['csv'] }, { name: 'Text', extensions: ['txt', 'tsv'] }],
+      );
       if (path === null) return { exportId, path: null, rows: 0 };
       core.emit('exportStarted', { exportId, path });
-      const { rows } = await core.exports.run(await core.cache(), request, path, {
+      const { rows, sheets } = await core.exports.run(await core.cache(), request, path, {
         exportId,
         onProgress: (p) => core.emit('exportProgress', { exportId, ...p }),
       });
       exportedPaths.add(path);
-      return { exportId, path, rows };
+      return { exportId, path, rows, ...(sheets ? { sheets } : {}) };
     },
 
     async cancelExport({ exportId }) {

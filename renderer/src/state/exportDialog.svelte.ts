@@ -1,11 +1,12 @@
 /**
  * The state behind the export dialog: what to export (contacts, orders or recipients; the rows of
  * the current view, the rows selected in it, or everything in the cache; or the templates or
- * campaigns, as their view lists them or all of them), which columns, the CSV
- * format (remembered across sessions), and a running export's progress, then its file or its error.
+ * campaigns, as their view lists them or all of them), which columns, the file format (CSV with
+ * its options, or an Excel workbook), each remembered per kind across sessions, and a running
+ * export's progress, then its file or its error.
  */
 import { DEFAULT_DUPLICATE_LEVEL, type DuplicateLevel } from '../../../shared/duplicates.ts';
-import type { AnyExportKind, CsvOptions, ExportColumn, ExportRequest, ExportResult } from '../../../shared/contract.ts';
+import type { AnyExportKind, CsvOptions, ExportColumn, ExportFormat, ExportRequest, ExportResult } from '../../../shared/contract.ts';
 import type { CampaignQuery, TemplateQuery } from '../../../shared/summaries.ts';
 import { MAX_QUERY_IDS } from '../../../shared/queryLimits.ts';
 import type { ContactQuery, OrderQuery, RowCount } from '../../../shared/query.ts';
@@ -30,6 +31,33 @@ const isSummaryKind = (kind: AnyExportKind): kind is 'templates' | 'campaigns' =
 
 /** Which rows an export writes. */
 export type ExportScope = 'view' | 'selection' | 'all';
+
+/** What the dialog remembers of the last export of one kind. */
+export interface ExportKindSettings {
+  format: ExportFormat;
+  delimiter: CsvOptions['delimiter'];
+  bom: boolean;
+  neutralizeFormulas: boolean;
+  /** The checked columns in their order, or null for the default set. */
+  columns: string[] | null;
+}
+
+/** Settings stored by any version, made whole: unknown kinds and fields dropped, wrong types ignored. */
+function validKindSettings(stored: Partial<Record<AnyExportKind, Partial<ExportKindSettings>>>): Partial<Record<AnyExportKind, Partial<ExportKindSettings>>> {
+  const out: Partial<Record<AnyExportKind, Partial<ExportKindSettings>>> = {};
+  for (const kind of EXPORT_KIND_ORDER) {
+    const s = stored[kind];
+    if (!s || typeof s !== 'object') continue;
+    out[kind] = {
+      ...(s.format === 'csv' || s.format === 'xlsx' ? { format: s.format } : {}),
+      ...(s.delimiter === 'comma' || s.delimiter === 'semicolon' || s.delimiter === 'tab' ? { delimiter: s.delimiter } : {}),
+      ...(typeof s.bom === 'boolean' ? { bom: s.bom } : {}),
+      ...(typeof s.neutralizeFormulas === 'boolean' ? { neutralizeFormulas: s.neutralizeFormulas } : {}),
+      ...(Array.isArray(s.columns) && s.columns.every((c) => typeof c === 'string') ? { columns: s.columns } : {}),
+    };
+  }
+  return out;
+}
 
 /**
  * The export columns behind each table column, in the table's default order: "Columns of the
@@ -76,8 +104,10 @@ export interface ExportProgressState {
 /** One export dialog's state; the dialog component is its markup. */
 export class ExportDialogState {
   readonly #app: AppState;
-  /** The CSV format as last exported (copies read its "Neutralise formulas" too: rowCopy.ts). */
+  /** The CSV options as last exported, of any kind (copies read its "Neutralise formulas": rowCopy.ts). */
   readonly #format = new Persisted<Partial<CsvOptions>>('export', {});
+  /** Format and columns as last exported, per kind. */
+  readonly #byKind = new Persisted<Partial<Record<AnyExportKind, Partial<ExportKindSettings>>>>('export:kinds', {}, validKindSettings);
   /** The running export's id, from its first event; it can be cancelled once known. */
   #exportId = $state<string | null>(null);
   /** Set when a cancel was asked before the export's id arrived; the id's arrival then cancels. */
@@ -98,6 +128,8 @@ export class ExportDialogState {
   reading = $state.raw<{ done: number; total: number } | null>(null);
   /** Why the columns could not be read, or null. */
   columnsError = $state<string | null>(null);
+  /** A CSV file or an Excel workbook. */
+  format = $state<ExportFormat>('csv');
   delimiter = $state<CsvOptions['delimiter']>('comma');
   bom = $state(false);
   neutralize = $state(true);
@@ -116,10 +148,6 @@ export class ExportDialogState {
   /** @param app the app whose contacts and orders views "current view" means */
   constructor(app: AppState) {
     this.#app = app;
-    const saved = this.#format.current;
-    this.delimiter = saved.delimiter ?? 'comma';
-    this.bom = saved.bom ?? false;
-    this.neutralize = saved.neutralizeFormulas ?? true;
   }
 
   /** The list model of the table this kind of export reads as "current view". */
@@ -170,6 +198,20 @@ export class ExportDialogState {
     this.chosen = Object.fromEntries(keys.map((k) => [k, true]));
   }
 
+  /**
+   * The workbook's sheet name: the saved view's name when one is open, else what the rows are
+   * ("Contacts", "Selected orders", "All recipients").
+   */
+  get sheetName(): string {
+    const label = EXPORT_KIND_LABEL[this.kind];
+    if (this.scope === 'all') return `All ${label.toLowerCase()}`;
+    if (this.scope === 'selection') return `Selected ${label.toLowerCase()}`;
+    if (isSummaryKind(this.kind) || this.kind === 'duplicates') return label;
+    const viewId = this.#viewModel.query.view;
+    const view = viewId ? this.#app.views.byId(viewId) : undefined;
+    return view ? (this.kind === 'recipients' ? `${view.name} recipients` : view.name) : label;
+  }
+
   /** The running export is known to the main process and can be cancelled. */
   get cancellable(): boolean {
     return this.#exportId !== null;
@@ -188,15 +230,32 @@ export class ExportDialogState {
     this.progress = null;
   }
 
-  /** Reads the columns `kind` offers and checks its default set (opt-in ones, such as Raw JSON, stay unchecked); an answer for another kind is dropped. */
+  /**
+   * Reads the columns `kind` offers and checks those of its last export, else its default set
+   * (opt-in ones, such as Raw JSON, stay unchecked); takes that export's format too. An answer for
+   * another kind is dropped.
+   */
   loadColumns(kind: AnyExportKind): void {
     this.columnsError = null;
+    const saved = this.#byKind.current[kind] ?? {};
+    const csv = this.#format.current;
+    this.format = saved.format ?? 'csv';
+    this.delimiter = saved.delimiter ?? csv.delimiter ?? 'comma';
+    this.bom = saved.bom ?? csv.bom ?? false;
+    this.neutralize = saved.neutralizeFormulas ?? csv.neutralizeFormulas ?? true;
     call('exportColumns', { kind })
       .then((columns) => {
         if (this.kind !== kind) return;
         this.columns = columns;
-        this.order = null;
-        this.chosen = Object.fromEntries(columns.filter((c) => c.inDefault).map((c) => [c.key, true]));
+        const keys = columns.map((c) => c.key);
+        const remembered = saved.columns?.filter((k) => keys.includes(k)) ?? [];
+        if (remembered.length > 0) {
+          this.order = [...remembered, ...columns.map((c) => c.key).filter((k) => !remembered.includes(k))];
+          this.chosen = Object.fromEntries(remembered.map((k) => [k, true]));
+        } else {
+          this.order = null;
+          this.chosen = Object.fromEntries(columns.filter((c) => c.inDefault).map((c) => [c.key, true]));
+        }
       })
       .catch((e: unknown) => (this.columnsError = errorText(e)));
   }
@@ -234,17 +293,21 @@ export class ExportDialogState {
   }
 
   /**
-   * Asks where to save, then writes the CSV; remembers the format. Resolves when the export ended:
-   * with {@link result} set, or {@link error}, or neither when the save dialog was cancelled.
+   * Asks where to save, then writes the CSV or workbook; remembers the format and columns for this
+   * kind. Resolves when the export ended: with {@link result} set, or {@link error}, or neither
+   * when the save dialog was cancelled.
    */
   async run(): Promise<void> {
     const options: CsvOptions = { delimiter: this.delimiter, bom: this.bom, neutralizeFormulas: this.neutralize };
-    this.#format.current = options;
+    const format = this.format;
+    if (format === 'csv') this.#format.current = options;
     // null asks for the default set, which is shorter to send and keeps the default order.
     const defaults = this.columns.filter((c) => c.inDefault).map((c) => c.key);
     const isDefault = this.order === null && this.selectedColumns.length === defaults.length && defaults.every((k) => this.chosen[k]);
     const columns = isDefault ? null : this.selectedColumns;
     const kind = this.kind;
+    this.#byKind.current = { ...this.#byKind.current, [kind]: { format, ...options, columns } };
+    const file = format === 'xlsx' ? { format, sheetName: this.sheetName } : {};
     this.running = true;
     this.#cancelWanted = false;
     this.error = null;
@@ -256,19 +319,19 @@ export class ExportDialogState {
       const all = this.scope === 'all';
       let request: ExportRequest;
       if (kind === 'templates') {
-        request = { kind, query: all ? null : ($state.snapshot(this.#app.templates.query) as TemplateQuery), columns, options };
+        request = { kind, query: all ? null : ($state.snapshot(this.#app.templates.query) as TemplateQuery), columns, options, ...file };
       } else if (kind === 'campaigns') {
-        request = { kind, query: all ? null : ($state.snapshot(this.#app.campaigns.query) as CampaignQuery), columns, options };
+        request = { kind, query: all ? null : ($state.snapshot(this.#app.campaigns.query) as CampaignQuery), columns, options, ...file };
       } else if (kind === 'duplicates') {
-        request = { kind, query: { level: this.duplicateLevel }, columns, options };
+        request = { kind, query: { level: this.duplicateLevel }, columns, options, ...file };
       } else if (kind === 'contacts') {
         const query = withLocalCreatedDays($state.snapshot(this.#app.contacts.query) as ContactQuery);
-        request = { kind, query: all ? null : withIds(query, ids), columns, options };
+        request = { kind, query: all ? null : withIds(query, ids), columns, options, ...file };
       } else {
         const query = $state.snapshot(this.#app.orders.query) as OrderQuery;
-        request = { kind, query: all ? null : withIds(query, ids), columns, options };
+        request = { kind, query: all ? null : withIds(query, ids), columns, options, ...file };
       }
-      const result = await call('exportCsv', request);
+      const result = await call('exportFile', request);
       this.result = result.path === null ? null : result; // save dialog cancelled: stay in the form
     } catch (e) {
       this.error = errorText(e);

@@ -15,8 +15,11 @@ import { LetterdeskError } from '../../../../shared/errors.ts';
 import type { StatusNames } from '../../../../shared/statusNames.ts';
 import { deliveredCount, firstSeenAt, mailingValue, timesMailed } from './mailing.ts';
 
-/** How the cell is typed: `number` cells are never formula-neutralised (export/csv.ts). */
-export type ExportCellType = 'text' | 'number' | 'boolean';
+/**
+ * How the cell is typed. In CSV, `number` cells are never formula-neutralised (export/csv.ts) and
+ * `date` cells are the service's text; in xlsx (export/xlsx.ts) each type is its own kind of cell.
+ */
+export type ExportCellType = 'text' | 'number' | 'boolean' | 'date';
 
 /** What a column's SQL may depend on besides the tables: the export request's status names. */
 export interface ColumnContext {
@@ -40,6 +43,8 @@ const bool = (expr: string): string => `CASE ${expr} WHEN 1 THEN 'true' WHEN 0 T
 const text = (key: string, header: string, sql: string): ExportColumnDef => ({ key, header, sql, type: 'text', inDefault: true });
 const flag = (key: string, header: string, expr: string): ExportColumnDef => ({ key, header, sql: bool(expr), type: 'boolean', inDefault: true });
 const num = (key: string, header: string, sql: string): ExportColumnDef => ({ key, header, sql, type: 'number', inDefault: true });
+/** A timestamp or day as the service or the cache has it (ISO 8601 text). */
+const date = (key: string, header: string, sql: string): ExportColumnDef => ({ key, header, sql, type: 'date', inDefault: true });
 /** The record as cached: opt-in (a wide cell; the CSV's other columns already hold its §2 fields). */
 const raw = (sql: string): ExportColumnDef => ({ key: 'raw', header: 'Raw JSON', sql, type: 'text', inDefault: false });
 /** How the record changed in the last sync of its resource (docs/cache-schema.md "What changed"). */
@@ -91,12 +96,12 @@ const CONTACT_COLUMNS: readonly ExportColumnDef[] = [
     'Labels',
     `CASE WHEN c.labels = '[]' THEN '' ELSE (SELECT group_concat(j.value, '${LABEL_SEPARATOR}') FROM json_each(c.labels) j) END`,
   ),
-  text('createdAt', 'Created at (UTC)', 'c.created_at'),
+  date('createdAt', 'Created at (UTC)', 'c.created_at'),
   text('invalidReason', 'Kept as invalid because', 'c.invalid_reason'),
   change('c', 'contact_changes'),
   num('timesMailed', 'Times mailed', timesMailed('c')),
   num('deliveredCount', 'Delivered', deliveredCount('c')),
-  text('lastOrderSeenAt', 'Last order first seen (UTC)', mailingValue('c', 'last_order_seen_at')),
+  date('lastOrderSeenAt', 'Last order first seen (UTC)', mailingValue('c', 'last_order_seen_at')),
   raw('c.raw'),
 ];
 
@@ -112,7 +117,7 @@ const ORDER_COLUMNS: readonly ExportColumnDef[] = [
   text('campaignType', 'Campaign type', 'o.campaign_type'),
   text('scheduleType', 'Schedule type', 'o.campaign_schedule_type'),
   text('useType', 'Use type', 'o.campaign_use_type'),
-  text('deliveryDate', 'Delivery date', 'o.campaign_delivery_date'),
+  date('deliveryDate', 'Delivery date', 'o.campaign_delivery_date'),
   text('productId', 'Product ID', 'o.product_id'),
   text('productName', 'Product', 'o.product_name'),
   text('productType', 'Product type', 'o.product_type'),
@@ -137,7 +142,7 @@ const ORDER_COLUMNS: readonly ExportColumnDef[] = [
   text('mergeVariables', 'Merge variables (JSON)', 'o.merge_variables'),
   text('invalidReason', 'Kept as invalid because', 'o.invalid_reason'),
   change('o', 'order_changes'),
-  text('firstSeenAt', 'First seen (UTC)', firstSeenAt('o')),
+  date('firstSeenAt', 'First seen (UTC)', firstSeenAt('o')),
   raw('o.raw'),
 ];
 
@@ -181,7 +186,7 @@ const TEMPLATE_COLUMNS: readonly ExportColumnDef[] = [
   num('recipients', 'Recipients', 't.recipients'),
   num('delivered', 'Delivered', 't.delivered'),
   text('lastOrderId', 'Last order ID', 't.last_order_id'),
-  text('lastDeliveryDate', 'Last delivery date', 't.last_delivery_date'),
+  date('lastDeliveryDate', 'Last delivery date', 't.last_delivery_date'),
 ];
 
 /** The campaigns of the cached orders (summaries.ts). */
@@ -197,7 +202,7 @@ const CAMPAIGN_COLUMNS: readonly ExportColumnDef[] = [
   num('delivered', 'Delivered', 'cm.delivered'),
   num('deliveredShare', 'Delivered share', 'CASE WHEN cm.recipients > 0 THEN round(CAST(cm.delivered AS REAL) / cm.recipients, 4) END'),
   text('lastOrderId', 'Last order ID', 'cm.last_order_id'),
-  text('lastDeliveryDate', 'Scheduled delivery date', 'cm.last_delivery_date'),
+  date('lastDeliveryDate', 'Scheduled delivery date', 'cm.last_delivery_date'),
 ];
 
 /** The members of the duplicate groups (alias `d` = contact_duplicates), each with its group, then its contact's columns. */
@@ -247,4 +252,12 @@ export function resolveColumns(kind: AnyExportKind, keys: readonly string[] | nu
     seen.add(key);
     return column;
   });
+}
+
+/**
+ * A column's header in a workbook: its dates are shown in the user's time zone there, so
+ * "Created at (UTC)" reads "Created at".
+ */
+export function workbookHeader(column: Pick<ExportColumnDef, 'header' | 'type'>): string {
+  return column.type === 'date' ? column.header.replace(/ \(UTC\)$/, '') : column.header;
 }

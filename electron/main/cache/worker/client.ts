@@ -71,7 +71,7 @@ interface Pending {
  * Async access to one cache file through its own worker thread: one method per entry of
  * `CACHE_METHODS` (`queryContacts(query, window)`, `countContacts(query)`, `contactFacets(query)`,
  * `getContact(id)`, the same for orders, `resourceStates()`, `syncHistory(limit)`), the jobs
- * ({@link CacheClient.exportCsv}, {@link CacheClient.records}, or any job by {@link CacheClient.runJob}),
+ * ({@link CacheClient.exportFile}, {@link CacheClient.records}, or any job by {@link CacheClient.runJob}),
  * and {@link CacheClient.close}.
  */
 export class CacheClient extends methodClientBase(CACHE_METHODS) {
@@ -334,14 +334,14 @@ export class CacheClient extends methodClientBase(CACHE_METHODS) {
   }
 
   /**
-   * Writes a CSV file of a view in the worker (the `exportCsv` job, export/write.ts `writeExport`).
+   * Writes a CSV file or xlsx workbook of a view in the worker (the `exportFile` job, export/write.ts `writeExport`).
    * @param request what to export (kind, view query, columns, CSV options)
    * @param path absolute path of the file to create or replace (atomically)
    * @returns the number of data rows written
    * @throws LetterdeskError VALIDATION, CANCELLED, DISK_FULL as `writeExport`
    */
-  exportCsv(request: ExportRequest, path: string, options: { signal?: AbortSignal; onProgress?: (p: ExportProgressValue) => void } = {}): Promise<{ rows: number }> {
-    return this.runJob('exportCsv', { request, path }, options);
+  exportFile(request: ExportRequest, path: string, options: { signal?: AbortSignal; onProgress?: (p: ExportProgressValue) => void } = {}): Promise<{ rows: number; sheets?: string[] }> {
+    return this.runJob('exportFile', { request, path }, options);
   }
 
   /**

@@ -91,7 +91,7 @@ export type { RecordsArgs } from '../read/records.ts';
  */
 export type CacheJobs = {
   /** A CSV file of a view at `path`, written atomically; progress in rows (export/write.ts). */
-  exportCsv: Job<{ request: ExportRequest; path: string }, ExportProgressValue, { rows: number }>;
+  exportFile: Job<{ request: ExportRequest; path: string }, ExportProgressValue, { rows: number; sheets?: string[] }>;
   /** The raw JSON of a view's records in view order; each progress value is a chunk of them (read/records.ts). */
   records: Job<RecordsArgs, string[], { rows: number }>;
 };

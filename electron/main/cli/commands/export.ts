@@ -1,13 +1,13 @@
 /**
- * `letterdesk export contacts|orders|recipients|templates|campaigns|duplicates --out FILE`: a CSV of
- * the rows the filters select (templates and campaigns: the lists over the cached orders, by
- * --search; duplicates: one row per member of each group at --level).
+ * `letterdesk export contacts|orders|recipients|templates|campaigns|duplicates --out FILE [--format csv|xlsx]`:
+ * a CSV file or an Excel workbook of the rows the filters select (templates and campaigns: the
+ * lists over the cached orders, by --search; duplicates: one row per member of each group at --level).
  */
 import { withLearnedNames } from '../../../../shared/statusCodes.ts';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import {
-  ALL_EXPORT_KINDS, type AnyExportKind, type CsvOptions, type ExportKind, type ExportRequest, type RecordExportRequest, type SummaryExportKind,
+  ALL_EXPORT_KINDS, EXPORT_FORMATS, type AnyExportKind, type CsvOptions, type ExportFormat, type ExportKind, type ExportRequest, type RecordExportRequest, type SummaryExportKind,
 } from '../../../../shared/contract.ts';
 import { DEFAULT_DUPLICATE_LEVEL, DUPLICATE_LEVELS, type DuplicateLevel } from '../../../../shared/duplicates.ts';
 import { LetterdeskError } from '../../../../shared/errors.ts';
@@ -20,7 +20,17 @@ import { exportProgressView } from '../progress.ts';
 import { queryInView } from '../viewOptions.ts';
 
 type ExportOptions = ContactFilterOptions &
-  OrderFilterOptions & { out: string; columns?: string; bom?: boolean; delimiter: CsvOptions['delimiter']; neutralize: boolean; json?: boolean; view?: string; level?: DuplicateLevel };
+  OrderFilterOptions & { out: string; format?: ExportFormat; columns?: string; bom?: boolean; delimiter: CsvOptions['delimiter']; neutralize: boolean; json?: boolean; view?: string; level?: DuplicateLevel };
+
+/** The format asked for, else the one `--out`'s extension names (`.xlsx`), else CSV. */
+function formatOf(opts: ExportOptions): ExportFormat {
+  return opts.format ?? (extname(opts.out).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv');
+}
+
+/** The sheet of an xlsx export: the saved view's name, else what the rows are. */
+function sheetNameOf(kind: AnyExportKind, opts: ExportOptions): string {
+  return opts.view ?? kind.charAt(0).toUpperCase() + kind.slice(1);
+}
 
 /**
  * The export request of the options: contact filters for contacts, order filters for orders and
@@ -63,12 +73,13 @@ function duplicatesRequest(opts: ExportOptions): ExportRequest {
 export function registerExportCommand(program: Command, io: CliIo): void {
   const exportCmd = program
     .command('export')
-    .description('write a CSV file of contacts, orders or order recipients (the rows the same filters select), or of the templates or campaigns of the cached orders')
+    .description('write a CSV file or an Excel workbook of contacts, orders or order recipients (the rows the same filters select), of the templates or campaigns of the cached orders, or of the members of the duplicate groups')
     .addArgument(program.createArgument('<kind>', 'contacts, orders, recipients, templates, campaigns or duplicates').choices(ALL_EXPORT_KINDS))
-    .requiredOption('--out <file>', 'the CSV file to write (replaced atomically if it exists)')
+    .requiredOption('--out <file>', 'the file to write (replaced atomically if it exists)')
+    .addOption(new Option('--format <format>', 'csv, or xlsx for an Excel workbook (codes and ZIPs as text, dates as dates, a frozen header with filters); default: xlsx when --out ends in .xlsx, else csv').choices(EXPORT_FORMATS))
     .option('--columns <keys>', 'comma-separated column keys, in the order wanted (default: every column but raw)')
-    .option('--bom', 'start the file with a UTF-8 byte-order mark (Excel on Windows needs it to read UTF-8)')
-    .addOption(new Option('--delimiter <d>', 'field delimiter').choices(['comma', 'semicolon', 'tab']).default('comma'))
+    .option('--bom', 'start a CSV file with a UTF-8 byte-order mark (Excel on Windows needs it to read UTF-8)')
+    .addOption(new Option('--delimiter <d>', 'field delimiter of a CSV file').choices(['comma', 'semicolon', 'tab']).default('comma'))
     .option(
       '--no-neutralize',
       'keep cells that start with = + - @ TAB CR NUL as they are. By default they get a leading \' so a spreadsheet shows them as text instead of running them as formulas (CSV injection); turn it off only when a program, not a person, reads the file',
@@ -87,6 +98,8 @@ export function registerExportCommand(program: Command, io: CliIo): void {
       const p = chosenProfile(ctx);
       const table = kind === 'contacts' || kind === 'duplicates' ? 'contacts' : 'orders';
       let request: ExportRequest = kind === 'templates' || kind === 'campaigns' ? summaryRequest(kind, opts) : kind === 'duplicates' ? duplicatesRequest(opts) : exportRequest(kind, opts);
+      const format = formatOf(opts);
+      if (format === 'xlsx') request = { ...request, format, sheetName: sheetNameOf(kind, opts) };
       const target = resolve(io.cwd, opts.out);
       const cache = await ctx.core.caches.openSynced(p, table);
       // The "Status name" columns name the codes as the profile does, then as the service's kept statuses do.
@@ -96,9 +109,12 @@ export function registerExportCommand(program: Command, io: CliIo): void {
       }
       const view = exportProgressView(io.stderr, kind);
       try {
-        const { rows } = await withInterrupt((signal) => ctx.core.exports.run(cache, request, target, { signal, onProgress: (x) => view.update(x) }));
+        const { rows, sheets } = await withInterrupt((signal) => ctx.core.exports.run(cache, request, target, { signal, onProgress: (x) => view.update(x) }));
         view.stop();
-        if (opts.json) writeJson(io.stdout, { path: target, rows });
+        if (sheets && sheets.length > 1) {
+          writeLine(io.stderr, `More rows than an Excel sheet holds: the workbook continues on ${sheets.length - 1 === 1 ? 'a second sheet' : `${sheets.length - 1} more sheets`} (${sheets.slice(1).map((n) => `"${n}"`).join(', ')}), each with the header row.`);
+        }
+        if (opts.json) writeJson(io.stdout, { path: target, rows, ...(sheets ? { sheets } : {}) });
         else writeLine(io.stdout, `Exported ${fmt(rows)} ${kind === 'recipients' ? 'recipient rows' : kind} to ${target}`);
       } finally {
         view.stop();
