@@ -27,7 +27,7 @@ import {
 } from './query.ts';
 import { MAX_KEPT_VALUE, MAX_KEPT_VALUES_PER_PARAM, type KeptSettings } from './keptFilters.ts';
 import type { LabelAddresses } from './labelSheets.ts';
-import { DUPLICATE_LEVELS, MAX_DUPLICATE_GROUPS, type DuplicateGroupsPage } from './duplicates.ts';
+import { DUPLICATE_LEVELS, MAX_DUPLICATE_GROUPS, type DuplicateGroupsPage, type DuplicateLevel } from './duplicates.ts';
 import type { Contact, Order, Resource } from './serviceRecords.ts';
 import { queryEncodingSchema, type QueryEncoding } from './serviceQuery.ts';
 import { statusNamesSchema, type LearnedStatusNames, type StatusNames } from './statusNames.ts';
@@ -485,7 +485,17 @@ export type ContactDetail = RecordDetailBase & {
   appearances: ContactAppearance[];
   /** Its mailings over every cached order (not only the 1,000 listed), as the contacts table shows them. */
   mailing: ContactMailing;
+  /** The duplicate groups it is in, one per level at most, in DUPLICATE_LEVELS order (shared/duplicates.ts). */
+  duplicates: ContactDuplicateGroup[];
 } & ({ invalidReason: null; contact: Contact } | { invalidReason: string; contact: KeptRecord });
+
+/** A duplicate group a contact is in, with its other members. */
+export interface ContactDuplicateGroup {
+  level: DuplicateLevel;
+  key: string;
+  /** The group's other cached members, by id. */
+  others: { id: string; fullName: string }[];
+}
 
 /** An order's detail; `invalidReason` tells the shape of `order` as for {@link ContactDetail}. */
 export type OrderDetail = RecordDetailBase & {
@@ -511,7 +521,7 @@ export interface AppInfo {
 }
 
 /** Commands the native menu (or its accelerators) sends to the page. */
-export const MENU_COMMANDS = ['find', 'sync', 'export', 'view-overview', 'view-contacts', 'view-orders', 'view-templates', 'view-campaigns', 'view-sync', 'view-profiles', 'shortcuts', 'back', 'forward', 'toggle-sidebar'] as const;
+export const MENU_COMMANDS = ['find', 'sync', 'export', 'view-overview', 'view-contacts', 'view-orders', 'view-templates', 'view-campaigns', 'view-duplicates', 'view-sync', 'view-profiles', 'shortcuts', 'back', 'forward', 'toggle-sidebar'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 // ---------------------------------------------------------------------------------------------

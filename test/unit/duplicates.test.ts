@@ -15,6 +15,7 @@ import type { DuplicateGroupIds } from '../../shared/duplicates.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
 import { duplicateGroupIds, duplicateGroups } from '../../electron/main/cache/read/duplicates.ts';
 import { openExportRows } from '../../electron/main/cache/read/exportRows.ts';
+import { contactFacets, countContacts, getContact, queryContacts } from '../../electron/main/cache/read/queries.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
 import { createHttpPageSource } from '../../electron/main/sync/httpSource.ts';
 import { SAMPLE_ACCESS_TOKEN, SAMPLE_REFRESH_TOKEN, startSampleApi, type SampleApi } from '../../electron/main/sampleApi/server.ts';
@@ -101,6 +102,60 @@ describe('the Duplicates page’s window', () => {
     const next = duplicateGroups(db, { level: 'household', offset: 5, limit: 200 });
     expect(next.items.length).toBe(all.length - 5);
     expect(next.items.map((g) => g.key)).not.toContain(page.items[0]?.key);
+  });
+});
+
+/** The sample API's contacts grouped by their key at `level` (its own data, not the cache's): groups of two or more. */
+function expectedGroups(level: (typeof DUPLICATE_LEVELS)[number]): Map<string, string[]> {
+  const byKey = new Map<string, string[]>();
+  for (const c of api.dataset.contacts()) {
+    const key = duplicateKeys(c)?.[level];
+    if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), c.id]);
+  }
+  return new Map([...byKey].filter(([, ids]) => ids.length > 1));
+}
+
+/** Every id of a contacts query, in its order. */
+function idsOf(query: Parameters<typeof queryContacts>[1]): string[] {
+  return queryContacts(db, query, { offset: 0, limit: 5000 }).rows.map((r) => r.id);
+}
+
+describe('the possible-duplicate mark and filter of the contacts table', () => {
+  it('mark the rows of the household groups, and only those', () => {
+    const members = new Set([...expectedGroups('household').values()].flat());
+    const rows = queryContacts(db, {}, { offset: 0, limit: 5000 }).rows;
+    expect(rows.length).toBe([...api.dataset.contacts()].length);
+    for (const r of rows) expect(r.possibleDuplicate, r.id).toBe(members.has(r.id));
+  });
+
+  it('keep the members of the groups at the chosen level, combined with the other filters, with counts', () => {
+    const contacts = [...api.dataset.contacts()];
+    for (const level of DUPLICATE_LEVELS) {
+      const members = new Set([...expectedGroups(level).values()].flat());
+      expect(new Set(idsOf({ duplicates: { level } }))).toEqual(members);
+      expect(countContacts(db, { duplicates: { level } }).count).toBe(members.size);
+      // With a state filter: the members in that state, and the facet counts the same rows.
+      const state = contacts.find((c) => members.has(c.id))?.state ?? '';
+      const inState = contacts.filter((c) => members.has(c.id) && c.state === state).map((c) => c.id);
+      expect(new Set(idsOf({ duplicates: { level }, states: [state] }))).toEqual(new Set(inState));
+      const facet = contactFacets(db, { states: [state] }).duplicates.find((o) => o.value === level);
+      expect(facet?.count, level).toBe(inState.length);
+      // Its own facet leaves the filter out: every level still counts its members.
+      expect(contactFacets(db, { duplicates: { level } }).duplicates.map((o) => o.count)).toEqual(DUPLICATE_LEVELS.map((l) => new Set([...expectedGroups(l).values()].flat()).size));
+    }
+  });
+
+  it('open one group by its key, and name the group and its other members in each member’s detail', () => {
+    for (const level of DUPLICATE_LEVELS) {
+      const [key, ids] = [...expectedGroups(level)][0] ?? ['', []];
+      expect(idsOf({ duplicates: { level, key } }).sort()).toEqual([...ids].sort());
+      const [first, ...others] = [...ids].sort();
+      const group = getContact(db, first ?? '')?.duplicates.find((g) => g.level === level);
+      expect(group?.key).toBe(key);
+      expect(group?.others.map((o) => o.id)).toEqual(others);
+    }
+    const loner = [...api.dataset.contacts()].find((c) => !DUPLICATE_LEVELS.some((l) => [...expectedGroups(l).values()].flat().includes(c.id)));
+    expect(getContact(db, loner?.id ?? '')?.duplicates).toEqual([]);
   });
 });
 
