@@ -485,7 +485,7 @@ export type ContactDetail = RecordDetailBase & {
   appearances: ContactAppearance[];
   /** Its mailings over every cached order (not only the 1,000 listed), as the contacts table shows them. */
   mailing: ContactMailing;
-  /** The duplicate groups it is in, one per level at most, in DUPLICATE_LEVELS order (shared/duplicates.ts). */
+  /** The duplicate groups it is in, one per level at most, household first (shared/duplicates.ts). */
   duplicates: ContactDuplicateGroup[];
 } & ({ invalidReason: null; contact: Contact } | { invalidReason: string; contact: KeptRecord });
 

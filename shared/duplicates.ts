@@ -6,6 +6,9 @@ import type { DuplicateLevel } from './addressKey.ts';
 
 export { DEFAULT_DUPLICATE_LEVEL, DUPLICATE_LEVELS, isDuplicateLevel, type DuplicateLevel } from './addressKey.ts';
 
+/** The levels in the order people are offered them: the default first, then the narrower, then the wider. */
+export const DUPLICATE_LEVELS_SHOWN: readonly DuplicateLevel[] = ['household', 'individual', 'address'];
+
 /** Groups a page of the Duplicates page reads at most. */
 export const MAX_DUPLICATE_GROUPS = 200;
 

@@ -366,7 +366,8 @@ export interface ContactFacets {
   timesMailed: FacetOption<string>[];
   /**
    * Possible duplicates (the `duplicates` filter left out): the view's contacts in a group at each
-   * level, in {@link DUPLICATE_LEVELS} order; empty before the groups were first found.
+   * level, household first (shared/duplicates.ts DUPLICATE_LEVELS_SHOWN); empty before the groups
+   * were first found.
    */
   duplicates: FacetOption<DuplicateLevel>[];
   /** Records of each kind of change in the last sync (removed ones counted from their kept copies); empty when none. */

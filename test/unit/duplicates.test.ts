@@ -141,7 +141,8 @@ describe('the possible-duplicate mark and filter of the contacts table', () => {
       const facet = contactFacets(db, { states: [state] }).duplicates.find((o) => o.value === level);
       expect(facet?.count, level).toBe(inState.length);
       // Its own facet leaves the filter out: every level still counts its members.
-      expect(contactFacets(db, { duplicates: { level } }).duplicates.map((o) => o.count)).toEqual(DUPLICATE_LEVELS.map((l) => new Set([...expectedGroups(l).values()].flat()).size));
+      const own = new Map(contactFacets(db, { duplicates: { level } }).duplicates.map((o) => [o.value, o.count]));
+      expect(own).toEqual(new Map(DUPLICATE_LEVELS.map((l) => [l, new Set([...expectedGroups(l).values()].flat()).size])));
     }
   });
 

@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import type { ContactDuplicateGroup } from '../../../../shared/contract.ts';
 import type { DuplicateGroup, DuplicateGroupIds, DuplicateGroupsPage, DuplicateLevel, DuplicateMember } from '../../../../shared/duplicates.ts';
-import { DUPLICATE_LEVELS, MAX_DUPLICATE_GROUPS } from '../../../../shared/duplicates.ts';
+import { DUPLICATE_LEVELS_SHOWN, MAX_DUPLICATE_GROUPS } from '../../../../shared/duplicates.ts';
 
 /**
  * Whether the contact `alias` is in a group at `level`, or in the group `key` (an SQL expression;
@@ -76,14 +76,14 @@ export function duplicateGroupIds(db: Database.Database, level: DuplicateLevel):
 
 /**
  * The groups contact `id` is in, each with its other cached members (the contact's detail).
- * @returns at most one group per level, in {@link DUPLICATE_LEVELS} order; groups left with no
+ * @returns at most one group per level, household first ({@link DUPLICATE_LEVELS_SHOWN}); groups left with no
  *   other cached member are not listed
  */
 export function contactDuplicateGroups(db: Database.Database, id: string): ContactDuplicateGroup[] {
   const rows = db.prepare(`SELECT d.level, d.group_key AS key, c.id, c.full_name FROM contact_duplicates own
     JOIN contact_duplicates d ON d.level = own.level AND d.group_key = own.group_key AND d.contact_id <> own.contact_id
     JOIN contacts c ON c.id = d.contact_id WHERE own.contact_id = ? ORDER BY c.id`).all(id) as { level: DuplicateLevel; key: string; id: string; full_name: string | null }[];
-  return DUPLICATE_LEVELS.flatMap((level) => {
+  return DUPLICATE_LEVELS_SHOWN.flatMap((level) => {
     const of = rows.filter((r) => r.level === level);
     const first = of[0];
     return first ? [{ level, key: first.key, others: of.map((r) => ({ id: text(r.id), fullName: text(r.full_name) })) }] : [];

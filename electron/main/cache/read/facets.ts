@@ -19,7 +19,7 @@ import { timesMailed } from './mailing.ts';
 import { MAILED_AT_LEAST } from '../../../../shared/query.ts';
 import { DELIVERED_SINCE_PRESETS, type DeliveredSincePreset } from '../../../../shared/keptFilters.ts';
 import { hasHistory } from '../store/history.ts';
-import { DUPLICATE_LEVELS, type DuplicateLevel } from '../../../../shared/duplicates.ts';
+import { DUPLICATE_LEVELS_SHOWN, type DuplicateLevel } from '../../../../shared/duplicates.ts';
 
 const DUPLICATE_LABELS: Record<DuplicateLevel, string> = { household: 'Same household', individual: 'Same person', address: 'Same address' };
 
@@ -32,7 +32,7 @@ function duplicatesFacet(db: Database.Database, v: ViewSql): FacetOption<Duplica
   if (!stmt(db, 'SELECT EXISTS (SELECT 1 FROM contact_duplicates_state)').pluck().get()) return [];
   const rows = stmt(db, `SELECT d.level AS v, count(*) AS n FROM ${v.from} JOIN contact_duplicates d ON d.contact_id = c.id WHERE ${v.where} GROUP BY d.level`).all(v.params) as Row[];
   const counts = new Map(rows.map((r) => [str(r.v), Number(r.n)]));
-  return DUPLICATE_LEVELS.map((level) => ({ value: level, label: DUPLICATE_LABELS[level], count: counts.get(level) ?? 0 }));
+  return DUPLICATE_LEVELS_SHOWN.map((level) => ({ value: level, label: DUPLICATE_LABELS[level], count: counts.get(level) ?? 0 }));
 }
 
 /** `query` without its kept selections (the rows the kept values' counts start from). */
