@@ -9,6 +9,9 @@ export { DEFAULT_DUPLICATE_LEVEL, DUPLICATE_LEVELS, isDuplicateLevel, type Dupli
 /** The levels in the order people are offered them: the default first, then the narrower, then the wider. */
 export const DUPLICATE_LEVELS_SHOWN: readonly DuplicateLevel[] = ['household', 'individual', 'address'];
 
+/** Groups the Duplicates page shows at a time: one window of {@link MAX_DUPLICATE_GROUPS} or fewer. */
+export const DUPLICATE_PAGE_SIZE = 20;
+
 /** Groups a page of the Duplicates page reads at most. */
 export const MAX_DUPLICATE_GROUPS = 200;
 

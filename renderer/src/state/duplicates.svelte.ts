@@ -3,11 +3,8 @@
  * of the groups (largest first) as the cache found them after the last sync of contacts. Only a
  * page is read at a time, so the page opens as fast on a million contacts as on a hundred.
  */
-import { DEFAULT_DUPLICATE_LEVEL, DUPLICATE_LEVELS, type DuplicateGroupsPage, type DuplicateLevel } from '../../../shared/duplicates.ts';
+import { DEFAULT_DUPLICATE_LEVEL, DUPLICATE_LEVELS, DUPLICATE_PAGE_SIZE, type DuplicateGroupsPage, type DuplicateLevel } from '../../../shared/duplicates.ts';
 import { call, errorText } from '../lib/api.ts';
-
-/** Groups shown at a time. */
-export const DUPLICATE_PAGE_SIZE = 20;
 
 /** A level's totals, for its choice in the level chooser. */
 export interface LevelTotals {
