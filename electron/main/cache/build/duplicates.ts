@@ -9,8 +9,8 @@
 import type Database from 'better-sqlite3';
 import { DUPLICATE_LEVELS, duplicateKeys } from '../../../../shared/addressKey.ts';
 
-/** Separates a contact's three keys in the one value the SQL function returns. */
-const SEPARATOR = '\u001f';
+/** Contacts read and keyed per batch: a bounded slice of the mirror in memory at a time. */
+const BATCH = 5_000;
 
 /** What {@link findDuplicates} found. */
 export interface DuplicatesFound {
@@ -30,25 +30,32 @@ export interface DuplicatesFound {
  */
 export function findDuplicates(db: Database.Database, computedAt: string = new Date().toISOString()): DuplicatesFound {
   const started = performance.now();
-  db.function('letterdesk_duplicate_keys', { deterministic: true }, (first, last, address1, address2, city, state, zip) => {
-    const keys = duplicateKeys({
-      firstName: String(first ?? ''), lastName: String(last ?? ''), address1: String(address1 ?? ''), address2: String(address2 ?? ''),
-      city: String(city ?? ''), state: String(state ?? ''), zip: String(zip ?? ''),
-    });
-    return keys === null ? null : `${keys.address}${SEPARATOR}${keys.household}${SEPARATOR}${keys.individual}`;
-  });
+  // The keys are computed here, not by an SQL function registered on the connection: a function
+  // outlives the call on the sync's long-lived connection and ties it to this thread's isolate.
+  // Batches by rowid, each read whole before its keys are written: a connection runs one
+  // statement at a time, so rows cannot be written while an iterator over the contacts is open.
   try {
-    db.exec('DROP TABLE IF EXISTS temp.duplicate_keys');
-    db.exec(`CREATE TEMP TABLE duplicate_keys AS SELECT id, k FROM (
-      SELECT id, letterdesk_duplicate_keys(first_name, last_name, address1, address2, city, state, zip) AS k FROM main.contacts) WHERE k IS NOT NULL`);
-    const contacts = db.prepare('SELECT count(*) FROM main.contacts').pluck().get() as number;
-    // The three keys apart: the household and individual keys begin with the address key.
-    db.exec(`CREATE TEMP TABLE duplicate_levels AS SELECT id,
-        substr(k, 1, instr(k, char(31)) - 1) AS address,
-        substr(substr(k, instr(k, char(31)) + 1), 1, instr(substr(k, instr(k, char(31)) + 1), char(31)) - 1) AS household,
-        substr(substr(k, instr(k, char(31)) + 1), instr(substr(k, instr(k, char(31)) + 1), char(31)) + 1) AS individual
-      FROM temp.duplicate_keys`);
-    db.exec('DROP TABLE temp.duplicate_keys');
+    db.exec('DROP TABLE IF EXISTS temp.duplicate_levels');
+    db.exec('CREATE TEMP TABLE duplicate_levels (id TEXT NOT NULL, address TEXT NOT NULL, household TEXT NOT NULL, individual TEXT NOT NULL)');
+    const page = db.prepare('SELECT rowid, id, first_name, last_name, address1, address2, city, state, zip FROM main.contacts WHERE rowid > ? ORDER BY rowid LIMIT ?').raw(true);
+    const insert = db.prepare('INSERT INTO temp.duplicate_levels (id, address, household, individual) VALUES (?, ?, ?, ?)');
+    const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+    const keyBatch = db.transaction((rows: unknown[][]) => {
+      for (const [, id, firstName, lastName, address1, address2, city, state, zip] of rows) {
+        const keys = duplicateKeys({ firstName: text(firstName), lastName: text(lastName), address1: text(address1), address2: text(address2), city: text(city), state: text(state), zip: text(zip) });
+        if (keys) insert.run(text(id), keys.address, keys.household, keys.individual);
+      }
+    });
+    let contacts = 0;
+    let after = -Infinity;
+    for (;;) {
+      const rows = page.all(after, BATCH) as unknown[][];
+      const last = rows.at(-1);
+      if (!last) break;
+      keyBatch(rows);
+      contacts += rows.length;
+      after = Number(last[0]);
+    }
     // Only a contact whose address key is shared can share a longer key: the grouping of the
     // name levels reads the few contacts of shared addresses, not the whole mirror.
     db.exec(`CREATE TEMP TABLE duplicate_shared AS SELECT * FROM temp.duplicate_levels
@@ -67,7 +74,6 @@ export function findDuplicates(db: Database.Database, computedAt: string = new D
     }).immediate();
     return { contacts, groups, tookMs: Math.round(performance.now() - started) };
   } finally {
-    db.exec('DROP TABLE IF EXISTS temp.duplicate_keys');
     db.exec('DROP TABLE IF EXISTS temp.duplicate_levels');
     db.exec('DROP TABLE IF EXISTS temp.duplicate_shared');
   }
