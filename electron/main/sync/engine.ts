@@ -136,8 +136,14 @@ function findDuplicatesAfterPublish(db: Database.Database): void {
     const found = findDuplicates(db);
     logger.info(`sync contacts: duplicates found in ${found.tookMs} ms over ${found.contacts} contacts (${found.groups.address} addresses, ${found.groups.household} households, ${found.groups.individual} individuals)`);
   } catch (error) {
-    // The groups of the previous sync stay; the sync itself went as reported.
+    // The sync itself went as reported. The previous sync's groups would name contacts this
+    // publish changed or removed, so they go too: the page says they come after the next sync.
     logger.warn('sync: the duplicate contacts could not be found', error);
+    try {
+      db.exec('DELETE FROM contact_duplicates; DELETE FROM contact_duplicates_state');
+    } catch (clearError) {
+      logger.warn('sync: the previous duplicate groups could not be cleared', clearError);
+    }
   }
 }
 

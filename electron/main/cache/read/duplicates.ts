@@ -1,8 +1,8 @@
 /**
  * The duplicate groups the sync found (build/duplicates.ts; docs/cache-schema.md "Duplicates"):
  * a window of them for the Duplicates page, all of them for the CLI, and the SQL of a contact's
- * "possible duplicate" mark and filter. Members are joined with the cached contacts, so a contact
- * removed since is not listed.
+ * "possible duplicate" mark and filter. Members are joined with the cached contacts, so while the
+ * groups are found again after a publish a contact the publish removed is not listed.
  */
 import type Database from 'better-sqlite3';
 import type { ContactDuplicateGroup } from '../../../../shared/contract.ts';
@@ -30,8 +30,13 @@ export function duplicateMembersSql(level: DuplicateLevel): { from: string; wher
   };
 }
 
-const GROUPS_SQL = `SELECT d.group_key AS key, count(*) AS size FROM contact_duplicates d JOIN contacts c ON c.id = d.contact_id
-  WHERE d.level = ? GROUP BY d.group_key HAVING count(*) > 1`;
+/**
+ * The groups at a level with their sizes, from the groups' own index alone: they are found from
+ * the mirror right after each publish of the contacts, and cleared when that fails
+ * (sync/engine.ts), so they hold the mirror's contacts. A join with the mirror here would cost a
+ * lookup per member on every page open.
+ */
+const GROUPS_SQL = 'SELECT group_key AS key, count(*) AS size FROM contact_duplicates WHERE level = ? GROUP BY group_key HAVING count(*) > 1';
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
