@@ -14,6 +14,7 @@ import { duplicateKeys, DUPLICATE_LEVELS } from '../../shared/addressKey.ts';
 import type { DuplicateGroupIds } from '../../shared/duplicates.ts';
 import { openCache } from '../../electron/main/cache/store/db.ts';
 import { duplicateGroupIds, duplicateGroups } from '../../electron/main/cache/read/duplicates.ts';
+import { clearDuplicates, findDuplicates } from '../../electron/main/cache/build/duplicates.ts';
 import { openExportRows } from '../../electron/main/cache/read/exportRows.ts';
 import { contactFacets, countContacts, getContact, queryContacts } from '../../electron/main/cache/read/queries.ts';
 import { runSync } from '../../electron/main/sync/engine.ts';
@@ -82,6 +83,17 @@ describe('the groups found after a sync', () => {
     const counts = DUPLICATE_LEVELS.map((level) => duplicateGroupIds(db, level).reduce((n, g) => n + g.contactIds.length, 0));
     expect(counts[0]).toBeGreaterThan(counts[1] as number);
     expect(counts[1]).toBeGreaterThan(counts[2] as number);
+  });
+
+  it('are cleared when a find fails, and found the same again from the mirror', () => {
+    const before = DUPLICATE_LEVELS.map((level) => duplicateGroupIds(db, level));
+    clearDuplicates(db);
+    const cleared = duplicateGroups(db, { level: 'household', offset: 0, limit: 10 });
+    expect([cleared.computedAt, cleared.groups, cleared.items]).toEqual([null, 0, []]);
+    expect(contactFacets(db, {}).duplicates).toEqual([]);
+    const found = findDuplicates(db);
+    expect(found.contacts).toBe([...api.dataset.contacts()].length);
+    expect(DUPLICATE_LEVELS.map((level) => duplicateGroupIds(db, level))).toEqual(before);
   });
 });
 

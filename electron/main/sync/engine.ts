@@ -33,7 +33,7 @@ import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../base/log.ts';
 import { changeCounts } from '../cache/build/changes.ts';
 import { dropObservationsNext, pruneHistory, recordObservations } from '../cache/build/observe.ts';
-import { findDuplicates } from '../cache/build/duplicates.ts';
+import { clearDuplicates, findDuplicates } from '../cache/build/duplicates.ts';
 import { dropLeftovers } from '../cache/build/publish.ts';
 import { MirrorStaging } from '../cache/build/staging.ts';
 import { SyncBookkeeping } from '../cache/build/syncBookkeeping.ts';
@@ -140,7 +140,7 @@ function findDuplicatesAfterPublish(db: Database.Database): void {
     // publish changed or removed, so they go too: the page says they come after the next sync.
     logger.warn('sync: the duplicate contacts could not be found', error);
     try {
-      db.exec('DELETE FROM contact_duplicates; DELETE FROM contact_duplicates_state');
+      clearDuplicates(db);
     } catch (clearError) {
       logger.warn('sync: the previous duplicate groups could not be cleared', clearError);
     }

@@ -78,3 +78,15 @@ export function findDuplicates(db: Database.Database, computedAt: string = new D
     db.exec('DROP TABLE IF EXISTS temp.duplicate_shared');
   }
 }
+
+/**
+ * Deletes the groups and their time: the page then says they are found after the next sync. For a
+ * find that failed after a publish, whose previous groups would name contacts it changed.
+ * @param db a writable connection (the sync's)
+ */
+export function clearDuplicates(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec('DELETE FROM main.contact_duplicates');
+    db.exec('DELETE FROM main.contact_duplicates_state');
+  }).immediate();
+}
