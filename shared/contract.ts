@@ -27,6 +27,7 @@ import {
 } from './query.ts';
 import { MAX_KEPT_VALUE, MAX_KEPT_VALUES_PER_PARAM, type KeptSettings } from './keptFilters.ts';
 import type { LabelAddresses } from './labelSheets.ts';
+import { DUPLICATE_LEVELS, MAX_DUPLICATE_GROUPS, type DuplicateGroupsPage, type DuplicateLevel } from './duplicates.ts';
 import type { Contact, Order, Resource } from './serviceRecords.ts';
 import { queryEncodingSchema, type QueryEncoding } from './serviceQuery.ts';
 import { statusNamesSchema, type LearnedStatusNames, type StatusNames } from './statusNames.ts';
@@ -286,9 +287,11 @@ export type ExportKind = (typeof EXPORT_KINDS)[number];
 /** Exports of the lists over the cached orders (shared/summaries.ts): one row per template, per campaign. */
 export const SUMMARY_EXPORT_KINDS = ['templates', 'campaigns'] as const;
 export type SummaryExportKind = (typeof SUMMARY_EXPORT_KINDS)[number];
+/** The export of the duplicate groups (shared/duplicates.ts): one row per member, with its group. */
+export const DUPLICATES_EXPORT_KIND = 'duplicates';
 /** Every kind of CSV export. */
-export const ALL_EXPORT_KINDS = [...EXPORT_KINDS, ...SUMMARY_EXPORT_KINDS] as const;
-export type AnyExportKind = ExportKind | SummaryExportKind;
+export const ALL_EXPORT_KINDS = [...EXPORT_KINDS, ...SUMMARY_EXPORT_KINDS, DUPLICATES_EXPORT_KIND] as const;
+export type AnyExportKind = ExportKind | SummaryExportKind | typeof DUPLICATES_EXPORT_KIND;
 
 export const csvOptionsSchema = z
   .object({
@@ -321,6 +324,8 @@ export const exportRequestSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('recipients'), query: orderQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, statusNames: statusNamesSchema.optional(), ...exportFileFields }).strict(),
   z.object({ kind: z.literal('templates'), query: templateQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, ...exportFileFields }).strict(),
   z.object({ kind: z.literal('campaigns'), query: campaignQuerySchema.nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, ...exportFileFields }).strict(),
+  /** `query: null`: the default level (household). */
+  z.object({ kind: z.literal('duplicates'), query: z.object({ level: z.enum(DUPLICATE_LEVELS) }).strict().nullable(), columns: exportColumnsSchema, options: csvOptionsSchema, ...exportFileFields }).strict(),
 ]);
 /**
  * `query: null` = everything; `columns: null` = the default columns in their order (every column
@@ -480,7 +485,17 @@ export type ContactDetail = RecordDetailBase & {
   appearances: ContactAppearance[];
   /** Its mailings over every cached order (not only the 1,000 listed), as the contacts table shows them. */
   mailing: ContactMailing;
+  /** The duplicate groups it is in, one per level at most, household first (shared/duplicates.ts). */
+  duplicates: ContactDuplicateGroup[];
 } & ({ invalidReason: null; contact: Contact } | { invalidReason: string; contact: KeptRecord });
+
+/** A duplicate group a contact is in, with its other members. */
+export interface ContactDuplicateGroup {
+  level: DuplicateLevel;
+  key: string;
+  /** The group's other cached members, by id. */
+  others: { id: string; fullName: string }[];
+}
 
 /** An order's detail; `invalidReason` tells the shape of `order` as for {@link ContactDetail}. */
 export type OrderDetail = RecordDetailBase & {
@@ -506,7 +521,7 @@ export interface AppInfo {
 }
 
 /** Commands the native menu (or its accelerators) sends to the page. */
-export const MENU_COMMANDS = ['find', 'sync', 'export', 'view-overview', 'view-contacts', 'view-orders', 'view-templates', 'view-campaigns', 'view-sync', 'view-profiles', 'shortcuts', 'back', 'forward', 'toggle-sidebar'] as const;
+export const MENU_COMMANDS = ['find', 'sync', 'export', 'view-overview', 'view-contacts', 'view-orders', 'view-templates', 'view-campaigns', 'view-duplicates', 'view-sync', 'view-profiles', 'shortcuts', 'back', 'forward', 'toggle-sidebar'] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -645,6 +660,14 @@ export const calls = {
   savePrintPdf: { input: z.object({ what: z.enum(['labels', 'list']) }).strict(), output: out<{ path: string | null; pages: number }>() },
   /** The active profile's mailing at a glance ({@link Overview}), offline; status names as the tables show them. */
   overview: { input: z.object({}).strict(), output: out<Overview>() },
+  /**
+   * A window of the active profile's duplicate groups at `level` ({@link DuplicateGroupsPage}):
+   * contacts that would receive the same letter twice, found after each sync of contacts.
+   */
+  duplicateGroups: {
+    input: z.object({ level: z.enum(DUPLICATE_LEVELS), offset: z.number().int().min(0).max(10_000_000), limit: z.number().int().min(1).max(MAX_DUPLICATE_GROUPS) }).strict(),
+    output: out<DuplicateGroupsPage>(),
+  },
 
   /** Columns an export offers, in default order (the opt-in ones, `inDefault: false`, last). */
   exportColumns: { input: z.object({ kind: z.enum(ALL_EXPORT_KINDS) }).strict(), output: out<ExportColumn[]>() },

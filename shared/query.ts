@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { MAILED_AT_LEAST, MAX_QUERY_IDS, MAX_THEN_BY } from './queryLimits.ts';
 import { KEPT_PARAM_NAMES, MAX_KEPT_VALUE, deliveredSinceStart, type DeliveredSincePreset, type KeptFacet } from './keptFilters.ts';
 import { viewIdSchema } from './views.ts';
+import { DUPLICATE_LEVELS, type DuplicateLevel } from './addressKey.ts';
 
 export { MAILED_AT_LEAST, MAX_QUERY_IDS, MAX_THEN_BY };
 
@@ -65,6 +66,13 @@ export const timesMailedFilter = z
   .strict()
   .refine((b) => b.min !== undefined || b.max !== undefined, 'give min, max or both')
   .refine((b) => b.min === undefined || b.max === undefined || b.min <= b.max, 'min is at most max');
+/**
+ * "Possible duplicates": the contacts in a duplicate group at `level` (shared/duplicates.ts, as the
+ * last sync of contacts found them), or with `key` only the members of that one group (the
+ * Duplicates page's "Open these contacts").
+ */
+export const duplicatesFilter = z.object({ level: z.enum(DUPLICATE_LEVELS), key: z.string().min(1).max(4096).optional() }).strict();
+export type DuplicatesFilter = z.infer<typeof duplicatesFilter>;
 /** "Only records kept as invalid": records that did not match §2, kept with their reason. */
 const invalidOnlyFilter = z.boolean().optional();
 
@@ -117,6 +125,8 @@ export const contactQuerySchema = z
      * "never mailed", `{ min: 3 }` "mailed at least 3 times".
      */
     timesMailed: timesMailedFilter.optional(),
+    /** Only the contacts in a duplicate group at a level, or of one group ({@link duplicatesFilter}). */
+    duplicates: duplicatesFilter.optional(),
     /** Only the contacts with these ids (a selection), in the query's order. */
     ids: idsFilter,
     sort: z.object({ column: contactSortColumn, direction: sortDirection }).strict().optional(),
@@ -246,6 +256,11 @@ export interface ContactRow {
   deliveredCount: number;
   /** When a sync first saw the newest of those orders (ISO 8601 UTC), or null: never mailed. */
   lastOrderSeenAt: string | null;
+  /**
+   * In a duplicate group at the household level (shared/duplicates.ts, the default level): a
+   * "possible duplicate" the table marks.
+   */
+  possibleDuplicate: boolean;
 }
 
 /** One row of the orders table. */
@@ -349,6 +364,12 @@ export interface ContactFacets {
    * as its text ("3": mailed at least 3 times).
    */
   timesMailed: FacetOption<string>[];
+  /**
+   * Possible duplicates (the `duplicates` filter left out): the view's contacts in a group at each
+   * level, household first (shared/duplicates.ts DUPLICATE_LEVELS_SHOWN); empty before the groups
+   * were first found.
+   */
+  duplicates: FacetOption<DuplicateLevel>[];
   /** Records of each kind of change in the last sync (removed ones counted from their kept copies); empty when none. */
   changed: FacetOption<RecordChange>[];
   /** Records of the view kept as invalid (the `invalidOnly` filter left out). */

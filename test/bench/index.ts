@@ -7,7 +7,7 @@
  *   npm run bench -- --quick           10,000 contacts / 3,000 orders, the slow server at 5,000 (CI)
  *   npm run bench -- --scales 50000    any scales (comma-separated)
  *   npm run bench -- --write-docs      also rewrite docs/benchmarks.md with the table and the machine
- *   npm run bench -- --only sync,queries,export,page,slow,kept,history,overview   a subset of the sections
+ *   npm run bench -- --only sync,queries,export,page,slow,kept,history,overview,duplicates   a subset of the sections
  *   npm run bench -- --keep            keep the caches and CSV files under .bench/
  *   npm run bench -- --resources contacts   floors and sync of contacts only
  *   npm run bench -- --orders-max 100000    orders only at scales up to 100k contacts
@@ -34,6 +34,9 @@
  *    scale's cache, the observation of the changes (cache/build/observe.ts) timed where it runs;
  *  - the Overview `overviewChild`: what computing its numbers adds to a publish (the build's
  *    SELECTs over the scale's cache) and its read through the database worker;
+ *  - the duplicates `duplicatesChild`: finding the duplicate groups after the publish of the
+ *    contacts (which the orders' sync waits for) and the Duplicates page's first window through
+ *    the database worker;
  *  - at the run's largest scale, the page (pageSection.ts, page/pageChild.ts): the built renderer
  *    in Chromium on the synced data directory, latencies measured in the page.
  * Once per run, the slow server (slowSection.ts): the sync against servers that add 50 ms, or
@@ -49,6 +52,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ExportRequest } from '../../shared/contract.ts';
+import { DUPLICATE_PAGE_SIZE } from '../../shared/duplicates.ts';
 import type { Resource } from '../../shared/serviceRecords.ts';
 import { exportSql } from '../../electron/main/cache/read/exportRows.ts';
 import { cacheFilePath } from '../../electron/main/base/paths.ts';
@@ -62,6 +66,7 @@ import { add, addMax, addRatio, errors, failed, label, log, metrics, raw } from 
 import { keptReads } from './keptSection.ts';
 import type { HistoryChildInput, HistoryChildResult } from './historyChild.ts';
 import type { OverviewChildInput, OverviewChildResult } from './overviewChild.ts';
+import type { DuplicatesChildInput, DuplicatesChildResult } from './duplicatesChild.ts';
 import type { XlsxChildInput, XlsxChildResult } from './xlsxChild.ts';
 import { ZIP_DEFLATE_LEVEL } from '../../electron/main/export/zip.ts';
 import { slowServer } from './slowSection.ts';
@@ -75,7 +80,7 @@ const option = (name: string): string | undefined => (args.includes(name) ? args
 const quick = flag('--quick');
 const scales = (option('--scales') ?? (quick ? '10000' : '100000,1000000')).split(',').map((s) => Number(s.replace(/[_k]/g, (m) => (m === 'k' ? '000' : ''))));
 /** Every section, in the order they run. */
-const ALL_SECTIONS = ['sync', 'queries', 'export', 'page', 'slow', 'kept', 'history', 'overview'] as const;
+const ALL_SECTIONS = ['sync', 'queries', 'export', 'page', 'slow', 'kept', 'history', 'overview', 'duplicates'] as const;
 const sections = new Set((option('--only') ?? ALL_SECTIONS.join(',')).split(','));
 const allSections = ALL_SECTIONS.every((x) => sections.has(x));
 const keep = flag('--keep');
@@ -273,6 +278,27 @@ async function overviewCost(s: string, cacheFile: string, resources: readonly Re
   }
 }
 
+/**
+ * The duplicates section (duplicatesChild.ts), from the scale's synced cache. Printed rows: finding
+ * the groups after the publish of the contacts (≤ 15 s at 1M; the orders' sync starts after it, so
+ * it delays them by as much), and the Duplicates page's opening reads through the database worker
+ * (≤ 100 ms: the page opens on them).
+ */
+async function duplicatesCost(s: string, cacheFile: string, syncMs: Record<Resource, number | null>): Promise<void> {
+  const input: DuplicatesChildInput = { cacheFile, builtWorker };
+  const { result } = await runChild<DuplicatesChildResult>(resolve(here, 'duplicatesChild.ts'), input);
+  raw[`${s}.duplicates`] = result;
+  const { found } = result;
+  log(`duplicates ${s}: found in ${list(result.findMs)} ms over ${fmt(found.contacts)} contacts (${fmt(found.groups.address)} addresses, ${fmt(found.groups.household)} households, ${fmt(found.groups.individual)} individuals); page open ${fmt(result.firstReadMs)} ms, then ${result.readMs.map((ms) => fmt(ms)).join(', ')} ms`);
+  const find = median(result.findMs);
+  const base = syncMs.contacts;
+  addMax(`${s}.duplicates.find`, `${s}: finding the duplicate groups after the publish of ${fmt(found.contacts)} contacts`, find, 15_000, 'ms',
+    `median of ${result.findMs.length}; ${fmt(found.groups.household)} household groups; the orders' sync starts after it, so it is delayed by as much${base ? `; ${fmt((find / base) * 100)} % of this run's sync of contacts` : ''}`);
+  const window = Math.max(result.firstReadMs, percentile(result.readMs, 95));
+  addMax(`${s}.duplicates.window`, `${s}: the Duplicates page's opening reads (${fmt(Math.min(result.groups, DUPLICATE_PAGE_SIZE))} of ${fmt(result.groups)} groups, each level's totals) through the database worker`, window, 100, 'ms',
+    `the first time after the worker opened (${fmt(result.firstReadMs)} ms) or the p95 of ${result.readMs.length} after it, whichever is larger; three calls, one per level; median ${fmt(percentile(result.readMs, 50))} ms`);
+}
+
 /** An xlsx workbook of all contacts against its floor, the same sheet XML deflated once (xlsxChild.ts). */
 async function xlsxCost(s: string, cacheFile: string, dir: string): Promise<void> {
   const input: XlsxChildInput = { cacheFile, dir, runs: EXPORT_RUNS };
@@ -376,7 +402,7 @@ async function runScale(contacts: number): Promise<void> {
   let synced = false;
   let syncMs: Record<Resource, number | null> = { contacts: null, orders: null };
   try {
-    if (sections.has('sync') || sections.has('queries') || sections.has('export') || sections.has('history') || sections.has('overview') || (sections.has('page') && contacts === pageScale)) {
+    if (sections.has('sync') || sections.has('queries') || sections.has('export') || sections.has('history') || sections.has('overview') || sections.has('duplicates') || (sections.has('page') && contacts === pageScale)) {
       // Floors and sync take turns (floors, sync, floors, sync, …) so that a slow spell of the
       // shared VM falls on both sides; the medians are compared (see SYNC_ROUNDS).
       const rounds = sections.has('sync') && !quick && contacts <= 100_000 ? SYNC_ROUNDS : 1;
@@ -425,6 +451,14 @@ async function runScale(contacts: number): Promise<void> {
         await overviewCost(s, cacheFile, resources, syncMs);
       } catch (error) {
         failed(`${s}.overview`, `${s}: Overview`, error);
+      }
+      flush();
+    }
+    if (synced && sections.has('duplicates')) {
+      try {
+        await duplicatesCost(s, cacheFile, syncMs);
+      } catch (error) {
+        failed(`${s}.duplicates`, `${s}: duplicates`, error);
       }
       flush();
     }
@@ -585,7 +619,7 @@ async function main(): Promise<void> {
   mkdirSync(benchDir, { recursive: true });
   log(`${quick ? 'quick' : 'full'} run at ${scales.map(label).join(', ')} contacts; sections ${[...sections].join(', ')}`);
   builtWorker = buildWorker();
-  const atScale = (contacts: number): boolean => ['sync', 'queries', 'export', 'history', 'overview'].some((x) => sections.has(x)) || (sections.has('page') && contacts === pageScale);
+  const atScale = (contacts: number): boolean => ['sync', 'queries', 'export', 'history', 'overview', 'duplicates'].some((x) => sections.has(x)) || (sections.has('page') && contacts === pageScale);
   for (const contacts of scales.filter(atScale)) {
     try {
       await runScale(contacts);

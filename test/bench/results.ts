@@ -44,6 +44,7 @@ const TARGET_SCALES: { pattern: RegExp; scales: readonly string[] }[] = [
   // 10,000 labels: the contacts table of the 10k scale, printed whole.
   { pattern: /^[^.]+\.page\.labels$/, scales: ['10k'] },
   { pattern: /^[^.]+\.xlsx\.(time|memory)$/, scales: ['1M'] },
+  { pattern: /^[^.]+\.duplicates\.(find|window)$/, scales: ['1M'] },
   { pattern: /^[^.]+\.(sync\.contacts\.physical|sync\.eventLoopDelay|sync\.peakRss|typeahead\.p95|view\.p95|window\.p95|coldOpen|export\.time|export\.memory|export\.eventLoopDelay|page\.[\w.]+)$/, scales: ['1M'] },
 ];
 

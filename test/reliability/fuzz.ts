@@ -52,6 +52,7 @@ export const VALID: { [N in CallName]: unknown } = {
   queryCampaigns: { query: { sort: { column: 'deliveredShare', direction: 'asc' } }, window: { offset: 0, limit: 50 } },
   getCampaign: { id: '800001' },
   overview: {},
+  duplicateGroups: { level: 'household', offset: 0, limit: 50 },
   exportColumns: { kind: 'contacts' },
   exportFile: { kind: 'contacts', query: null, columns: null, options: { delimiter: 'comma', bom: false, neutralizeFormulas: true } },
   cancelExport: { exportId: 'x' },

@@ -95,6 +95,8 @@ describe('read methods through the worker', () => {
     syncHistory: [[10], [1]],
     recordTimeline: [['orders', someOrder()], ['contacts', 'no such id']],
     overview: [[], [{ '4': 'Mailed' }]],
+    duplicateGroups: [[{ level: 'household', offset: 0, limit: 50 }], [{ level: 'address', offset: 10, limit: 1 }]],
+    duplicateGroupIds: [['individual']],
     labelAddresses: [[{ source: 'contacts', query: { states: ['Ohio'] } }], [{ source: 'recipients', query: { search: 'a' } }]],
     readPreview: [['0'.repeat(32)], ['not a key']],
     listKeptFilters: [[], ['contacts'], ['orders']],

@@ -240,6 +240,20 @@ describe('cache migrations', () => {
     db.close();
   });
 
+  it('011_contact_duplicates adds empty duplicate tables beside the cached contacts, which it keeps', () => {
+    const db = version1('m11.sqlite');
+    migrate(db, 10);
+    const contacts = db.prepare('SELECT * FROM contacts ORDER BY id').all();
+    expect(migrate(db, 11)).toEqual({ from: 10, to: 11 });
+    expect(db.prepare('SELECT * FROM contacts ORDER BY id').all()).toEqual(contacts);
+    expect(db.prepare('SELECT count(*) FROM contact_duplicates').pluck().get()).toBe(0);
+    // No state row: the groups have not been found yet.
+    expect(db.prepare('SELECT count(*) FROM contact_duplicates_state').pluck().get()).toBe(0);
+    db.prepare("INSERT INTO contact_duplicates (level, group_key, contact_id) VALUES ('household', 'K', 'c1')").run();
+    expect(() => db.prepare("INSERT INTO contact_duplicates (level, group_key, contact_id) VALUES ('household', 'K', 'c1')").run()).toThrow(/UNIQUE/);
+    db.close();
+  });
+
   it('sets WAL and synchronous=NORMAL on open', () => {
     const db = openCache(join(dir, 'pragmas.sqlite'));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

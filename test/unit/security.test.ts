@@ -177,9 +177,10 @@ describe('application menu', () => {
     expect(find('Campaigns')?.accelerator).toBe('CmdOrCtrl+5');
     expect(find('Sync')?.accelerator).toBe('CmdOrCtrl+6');
     expect(find('Profiles')?.accelerator).toBe('CmdOrCtrl+7');
+    expect(find('Duplicates')?.accelerator).toBe('CmdOrCtrl+8');
     const views = template.find((m) => m.label === '&View')?.submenu;
     expect((Array.isArray(views) ? views : []).filter((i) => i.accelerator?.startsWith('CmdOrCtrl+') && /\d$/.test(i.accelerator)).map((i) => i.label)).toEqual([
-      'Overview', 'Contacts', 'Orders', 'Templates', 'Campaigns', 'Sync', 'Profiles',
+      'Overview', 'Contacts', 'Orders', 'Templates', 'Campaigns', 'Duplicates', 'Sync', 'Profiles',
     ]);
     expect(items.filter((i) => i.click && String(i.label).startsWith('Profiles'))).toHaveLength(1);
     expect(find('Keyboard Shortcuts')?.accelerator).toBe('CmdOrCtrl+/');

@@ -61,6 +61,7 @@ export function buildMenuTemplate(
         item('Orders', 'CmdOrCtrl+3', 'view-orders'),
         item('Templates', 'CmdOrCtrl+4', 'view-templates'),
         item('Campaigns', 'CmdOrCtrl+5', 'view-campaigns'),
+        item('Duplicates', 'CmdOrCtrl+8', 'view-duplicates'),
         item('Sync', 'CmdOrCtrl+6', 'view-sync'),
         item('Profiles', 'CmdOrCtrl+7', 'view-profiles'),
         { type: 'separator' },

@@ -18,6 +18,7 @@ import { registerSampleApiCommand } from './commands/sampleApi.ts';
 import { registerStatusCommand } from './commands/status.ts';
 import { registerSyncCommand } from './commands/sync.ts';
 import { registerTimelineCommand } from './commands/timeline.ts';
+import { registerDuplicatesCommand } from './commands/duplicates.ts';
 import { registerOverviewCommand } from './commands/overview.ts';
 import { CliError, type CliIo } from './context.ts';
 import { EXIT, exitCodeFor } from './exitCodes.ts';
@@ -54,6 +55,7 @@ export function createProgram(io: CliIo): Command {
   registerListCommands(program, io);
   registerTimelineCommand(program, io);
   registerOverviewCommand(program, io);
+  registerDuplicatesCommand(program, io);
   registerExportCommand(program, io);
   registerViewCommands(program, io);
   registerQueryCommand(program, io);

@@ -53,7 +53,7 @@ export interface ExportOutcome {
 }
 
 /** The sheet name of an export that names none: what the rows are ("Contacts"). */
-const KIND_SHEET: Record<ExportRequest['kind'], string> = { contacts: 'Contacts', orders: 'Orders', recipients: 'Recipients', templates: 'Templates', campaigns: 'Campaigns' };
+const KIND_SHEET: Record<ExportRequest['kind'], string> = { contacts: 'Contacts', orders: 'Orders', recipients: 'Recipients', templates: 'Templates', campaigns: 'Campaigns', duplicates: 'Duplicates' };
 
 /** What {@link writeRows} writes into: a CSV or an xlsx writer. */
 interface RowSink {

@@ -191,6 +191,8 @@ export function createHandlers(core: Core): Handlers {
       return cache.overview(Object.fromEntries(Object.entries(names).map(([code, n]) => [code, n.name])));
     }),
 
+    duplicateGroups: withCache((cache, request) => cache.duplicateGroups(request)),
+
     async exportColumns({ kind }) {
       return exportColumns(kind).map(({ key, header, inDefault }) => ({ key, header, inDefault }));
     },

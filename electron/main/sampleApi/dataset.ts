@@ -35,6 +35,7 @@
 import {
   accountIdOf,
   CONTACT_ID_BASE,
+  isHardContact,
   DEFAULT_PREVIEW_ORIGIN,
   generateContact,
   generateOrder,
@@ -45,9 +46,11 @@ import {
 import { advancedOrder, moveOf, moversOn, orderChanges, orderMoves, ownsAddress } from './advance.ts';
 import { contactHiddenOf, orderHiddenOf, type ContactHidden, type OrderHidden } from './hidden.ts';
 import { Overlay } from './overlay.ts';
+import { plantedDuplicates, type PlantedGroup } from './duplicates.ts';
 import { asOfMs, DAY_MS } from './timeline.ts';
 
 export type { ContactHidden, OrderHidden } from './hidden.ts';
+export type { PlantedGroup } from './duplicates.ts';
 
 export { accountIdOf, CONTACT_ID_BASE, DEFAULT_PREVIEW_ORIGIN, generateContact, generateOrder, ORDER_ID_BASE, type SampleContact, type SampleOrder } from './generate.ts';
 
@@ -182,6 +185,11 @@ export interface SampleDataset {
    * @throws RangeError when `days` is not a whole number from 1 to 365
    */
   advanceClock(days: number): SampleClockAdvance;
+  /**
+   * The duplicates planted among the base contacts as generated (duplicates.ts), before any edit:
+   * each group at each level, and each set's near misses (the host first), which match it at none.
+   */
+  plantedDuplicates(): { groups: PlantedGroup[]; nearMisses: string[][] };
 }
 /**
  * Creates a dataset. Fast at any scale (nothing is generated up front).
@@ -342,6 +350,9 @@ export function createSampleDataset(options: SampleDatasetOptions): SampleDatase
       now = to;
       version++;
       return { days, now: new Date(now).toISOString(), orders: orderList, contacts: contactList };
+    },
+    plantedDuplicates() {
+      return plantedDuplicates(contactsBase, isHardContact, (seq) => String(CONTACT_ID_BASE + seq));
     },
   };
 }

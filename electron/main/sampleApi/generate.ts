@@ -6,6 +6,7 @@
  * Times are relative to the dataset's day `asOf` (timeline.ts): equal seed, row and day give equal rows.
  */
 import type { Contact, ContactSnapshot, Order, OrderContact } from '../../../shared/serviceRecords.ts';
+import { plantedFields, plantedRole } from './duplicates.ts';
 import { samplePreviewPath } from './previews.ts';
 import { hash32, Rng } from './random.ts';
 import { contactCreatedMs, defaultAsOfMs, orderTimeline, SAMPLE_STATUS_CODES } from './timeline.ts';
@@ -56,6 +57,11 @@ type HardKind = (typeof HARD_KINDS)[number];
 
 function hardKindOf(seq: number): HardKind | null {
   return seq % 13 === 3 ? (HARD_KINDS[Math.floor(seq / 13) % HARD_KINDS.length] as HardKind) : null;
+}
+
+/** Whether contact `seq` is a hard case (duplicates.ts plants no duplicate there). */
+export function isHardContact(seq: number): boolean {
+  return hardKindOf(seq) !== null;
 }
 
 /** Memo of folded words; bounded by the word lists (names and company words only). */
@@ -176,6 +182,11 @@ export function generateContact(seed: number, seq: number, base: number, asOf: n
     createdAt: new Date(createdMs).toISOString(),
   };
   if (accountId !== null) contact.meta = { account_id: accountId };
+  const planted = plantedRole(seq, isHardContact);
+  if (planted !== null) {
+    const fields = plantedFields(planted.role, generateContact(seed, planted.host, base, asOf), contact);
+    Object.assign(contact, fields, { fullName: `${fields.firstName} ${fields.lastName}` });
+  }
   return contact;
 }
 

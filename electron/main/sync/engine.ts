@@ -22,7 +22,8 @@
  * Steps 1–4 are read.ts's, shared with the refresh of a saved view's membership (viewRefresh.ts);
  * decisions are in decisions.ts, the bookkeeping's SQL in cache/syncBookkeeping.ts. Saved views
  * asked for are refreshed after their resource (`views`), each reported as it ends; the kept
- * filters of the resources published (`keptFilters`) are read last.
+ * filters of the resources published (`keptFilters`) are read last. After a publish of the contacts,
+ * the contacts that would receive a letter twice are found in them (cache/build/duplicates.ts).
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +33,7 @@ import type { Resource } from '../../../shared/serviceRecords.ts';
 import { logger } from '../base/log.ts';
 import { changeCounts } from '../cache/build/changes.ts';
 import { dropObservationsNext, pruneHistory, recordObservations } from '../cache/build/observe.ts';
+import { clearDuplicates, findDuplicates } from '../cache/build/duplicates.ts';
 import { dropLeftovers } from '../cache/build/publish.ts';
 import { MirrorStaging } from '../cache/build/staging.ts';
 import { SyncBookkeeping } from '../cache/build/syncBookkeeping.ts';
@@ -113,6 +115,7 @@ export async function runSync(db: Database.Database, source: PageSource, options
       if (views) skipViews(views, runId, run.error ?? { code: 'CANCELLED', message: 'The sync was cancelled.' });
       return runs;
     }
+    if (resource === 'contacts' && run.outcome === 'succeeded') findDuplicatesAfterPublish(db);
     if (views) await refreshViews(db, source, views, viewOptions, resource);
   }
   if (views) await refreshViews(db, source, views, viewOptions, null);
@@ -122,6 +125,26 @@ export async function runSync(db: Database.Database, source: PageSource, options
     for (const outcome of await refreshKeptFilters(db, source, published, viewOptions)) options.onKeptRead?.(outcome);
   }
   return runs;
+}
+
+/**
+ * Finds the contacts that would receive the same letter twice in the contacts just published
+ * (cache/build/duplicates.ts); readers use the new mirror meanwhile.
+ */
+function findDuplicatesAfterPublish(db: Database.Database): void {
+  try {
+    const found = findDuplicates(db);
+    logger.info(`sync contacts: duplicates found in ${found.tookMs} ms over ${found.contacts} contacts (${found.groups.address} addresses, ${found.groups.household} households, ${found.groups.individual} individuals)`);
+  } catch (error) {
+    // The sync itself went as reported. The previous sync's groups would name contacts this
+    // publish changed or removed, so they go too: the page says they come after the next sync.
+    logger.warn('sync: the duplicate contacts could not be found', error);
+    try {
+      clearDuplicates(db);
+    } catch (clearError) {
+      logger.warn('sync: the previous duplicate groups could not be cleared', clearError);
+    }
+  }
 }
 
 /** Deletes the data of saved views' memberships no view points at any more (deleted views, replaced reads). */

@@ -19,6 +19,7 @@ import { NavigationHistory } from './navigation.svelte.ts';
 import { LabelsState } from './labels.svelte.ts';
 import { ReportState } from './report.svelte.ts';
 import { OverviewState } from './overview.svelte.ts';
+import { DuplicatesState } from './duplicates.svelte.ts';
 import { Persisted } from './persisted.svelte.ts';
 import { SavedViews } from './savedViews.svelte.ts';
 import { createCampaignsModel, createTemplatesModel } from './summaries.svelte.ts';
@@ -65,6 +66,8 @@ export class AppState {
   readonly campaigns = createCampaignsModel();
   /** The Overview page's numbers. */
   readonly overview = new OverviewState();
+  /** The Duplicates page's groups. */
+  readonly duplicates = new DuplicatesState();
   /** Mailing labels of a table's view or selection. */
   readonly labels = new LabelsState();
   /** A printable list: a table's view or one order with its recipients. */
@@ -227,6 +230,7 @@ export class AppState {
       this.orders.useProfile(list.activeProfileId);
       this.templates.useProfile(list.activeProfileId);
       this.overview.reset();
+      this.duplicates.reset();
       this.campaigns.useProfile(list.activeProfileId);
       this.links.summaryNames = {};
       this.history.clear();

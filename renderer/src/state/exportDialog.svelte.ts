@@ -5,6 +5,7 @@
  * its options, or an Excel workbook), each remembered per kind across sessions, and a running
  * export's progress, then its file or its error.
  */
+import { DEFAULT_DUPLICATE_LEVEL, type DuplicateLevel } from '../../../shared/duplicates.ts';
 import type { AnyExportKind, CsvOptions, ExportColumn, ExportFormat, ExportRequest, ExportResult } from '../../../shared/contract.ts';
 import type { CampaignQuery, TemplateQuery } from '../../../shared/summaries.ts';
 import { MAX_QUERY_IDS } from '../../../shared/queryLimits.ts';
@@ -18,13 +19,13 @@ import { withLocalCreatedDays } from './models.ts';
 import { Persisted } from './persisted.svelte.ts';
 
 /** What each kind of export is called in the dialog. */
-export const EXPORT_KIND_LABEL: Record<AnyExportKind, string> = { contacts: 'Contacts', orders: 'Orders', recipients: 'Recipients', templates: 'Templates', campaigns: 'Campaigns' };
+export const EXPORT_KIND_LABEL: Record<AnyExportKind, string> = { contacts: 'Contacts', orders: 'Orders', recipients: 'Recipients', templates: 'Templates', campaigns: 'Campaigns', duplicates: 'Duplicates' };
 
 /** The kinds in the dialog's order. */
 export const EXPORT_KIND_ORDER: readonly AnyExportKind[] = ['contacts', 'orders', 'recipients', 'templates', 'campaigns'];
 
 /** What one row of each kind is called ("1 template"). */
-export const EXPORT_KIND_NOUN: Record<AnyExportKind, string> = { contacts: 'contact', orders: 'order', recipients: 'order', templates: 'template', campaigns: 'campaign' };
+export const EXPORT_KIND_NOUN: Record<AnyExportKind, string> = { contacts: 'contact', orders: 'order', recipients: 'order', templates: 'template', campaigns: 'campaign', duplicates: 'contact' };
 
 const isSummaryKind = (kind: AnyExportKind): kind is 'templates' | 'campaigns' => kind === 'templates' || kind === 'campaigns';
 
@@ -113,6 +114,8 @@ export class ExportDialogState {
   #cancelWanted = false;
 
   kind = $state<AnyExportKind>('contacts');
+  /** The level whose groups a duplicates export writes (the Duplicates page sets it when it opens the dialog). */
+  duplicateLevel = $state<DuplicateLevel>(DEFAULT_DUPLICATE_LEVEL);
   /** The rows of the current view (search, filters, sort), those selected in it, or everything in the cache. */
   scope = $state<ExportScope>('view');
   /** The columns this kind offers, in default order. */
@@ -179,7 +182,7 @@ export class ExportDialogState {
 
   /** The table's shown columns as this kind's export columns, in the table's order (none for recipients, templates, campaigns). */
   get tableColumns(): string[] {
-    if (this.kind === 'recipients' || isSummaryKind(this.kind)) return [];
+    if (this.kind === 'recipients' || this.kind === 'duplicates' || isSummaryKind(this.kind)) return [];
     const model = this.#viewModel;
     const pairs = TABLE_EXPORT_KEYS[this.kind];
     const hidden = model.layout.hidden;
@@ -203,7 +206,7 @@ export class ExportDialogState {
     const label = EXPORT_KIND_LABEL[this.kind];
     if (this.scope === 'all') return `All ${label.toLowerCase()}`;
     if (this.scope === 'selection') return `Selected ${label.toLowerCase()}`;
-    if (isSummaryKind(this.kind)) return label;
+    if (isSummaryKind(this.kind) || this.kind === 'duplicates') return label;
     const viewId = this.#viewModel.query.view;
     const view = viewId ? this.#app.views.byId(viewId) : undefined;
     return view ? (this.kind === 'recipients' ? `${view.name} recipients` : view.name) : label;
@@ -319,6 +322,8 @@ export class ExportDialogState {
         request = { kind, query: all ? null : ($state.snapshot(this.#app.templates.query) as TemplateQuery), columns, options, ...file };
       } else if (kind === 'campaigns') {
         request = { kind, query: all ? null : ($state.snapshot(this.#app.campaigns.query) as CampaignQuery), columns, options, ...file };
+      } else if (kind === 'duplicates') {
+        request = { kind, query: { level: this.duplicateLevel }, columns, options, ...file };
       } else if (kind === 'contacts') {
         const query = withLocalCreatedDays($state.snapshot(this.#app.contacts.query) as ContactQuery);
         request = { kind, query: all ? null : withIds(query, ids), columns, options, ...file };

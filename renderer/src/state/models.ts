@@ -53,7 +53,7 @@ export function createContactsModel(): ContactsModel {
     facets: (query) => call('contactFacets', { query: withLocalCreatedDays(query) }),
     check: checkContactFilters,
     modeKeys: ['labelsMode'],
-    filterKeys: ['labels', 'labelsMode', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore', 'changed', 'invalidOnly', 'kept', 'timesMailed'],
+    filterKeys: ['labels', 'labelsMode', 'states', 'verified', 'liveMode', 'createdFrom', 'createdTo', 'createdAfter', 'createdBefore', 'changed', 'invalidOnly', 'kept', 'timesMailed', 'duplicates'],
     // ContactsView's columns: the second address line and the deliveries are in the Columns menu.
     defaultHidden: ['line2', 'deliveredCount'],
   });

@@ -11,6 +11,7 @@ import type { Contact, Order } from '../../../../shared/serviceRecords.ts';
 import type { RecordChange } from '../../../../shared/query.ts';
 import { ORDER_ROW_COLUMNS, RECIPIENT_CONTACT_COLUMNS, read, stmt, toOrderRow, toRecipientRow, type Row } from './rows.ts';
 import { orderViewSql } from './list.ts';
+import { contactDuplicateGroups } from './duplicates.ts';
 import { historyReadable, timelineOf } from './timeline.ts';
 
 /** Most orders and appearances a contact's detail lists. */
@@ -82,7 +83,7 @@ export function getContact(db: Database.Database, id: string): ContactDetail | n
     const { invalidReason, record } = parsed<Contact>(found);
     const m = stmt(db, 'SELECT times_mailed, delivered, last_order_seen_at FROM contact_mailing WHERE contact_id = ?').get(id) as Row | undefined;
     const mailing = { timesMailed: Number(m?.times_mailed ?? 0), deliveredCount: Number(m?.delivered ?? 0), lastOrderSeenAt: m ? String(m.last_order_seen_at) : null };
-    const base = { raw: found.raw, change: changeOf(db, 'contacts', id), timeline: timelineOf(db, 'contacts', id), orders, appearances, mailing };
+    const base = { raw: found.raw, change: changeOf(db, 'contacts', id), timeline: timelineOf(db, 'contacts', id), orders, appearances, mailing, duplicates: contactDuplicateGroups(db, id) };
     return invalidReason === null ? { ...base, invalidReason, contact: record as Contact } : { ...base, invalidReason, contact: record };
   });
 }

@@ -205,12 +205,21 @@ const CAMPAIGN_COLUMNS: readonly ExportColumnDef[] = [
   date('lastDeliveryDate', 'Scheduled delivery date', 'cm.last_delivery_date'),
 ];
 
+/** The members of the duplicate groups (alias `d` = contact_duplicates), each with its group, then its contact's columns. */
+const DUPLICATE_COLUMNS: readonly ExportColumnDef[] = [
+  text('group', 'Duplicate group', 'd.group_key'),
+  text('level', 'Match level', 'd.level'),
+  num('groupSize', 'Group size', '(SELECT count(*) FROM contact_duplicates g JOIN contacts gc ON gc.id = g.contact_id WHERE g.level = d.level AND g.group_key = d.group_key)'),
+  ...CONTACT_COLUMNS,
+];
+
 const COLUMNS: Record<AnyExportKind, readonly ExportColumnDef[]> = {
   contacts: CONTACT_COLUMNS,
   orders: ORDER_COLUMNS,
   recipients: RECIPIENT_COLUMNS,
   templates: TEMPLATE_COLUMNS,
   campaigns: CAMPAIGN_COLUMNS,
+  duplicates: DUPLICATE_COLUMNS,
 };
 
 /**

@@ -12,6 +12,8 @@ import { resolveColumns, type ExportColumnDef } from './exportColumns.ts';
 import { chained, orderedParts, splitParams } from './emptyOrder.ts';
 import { openSnapshot } from '../store/snapshot.ts';
 import { campaignListSql, templateListSql } from './summaries.ts';
+import { duplicateMembersSql } from './duplicates.ts';
+import { DEFAULT_DUPLICATE_LEVEL } from '../../../../shared/duplicates.ts';
 import { viewScope } from './listScope.ts';
 import { ALL_RECORDS, contactViewSql, orderViewSql, type EmptySplit, type ViewScope } from './list.ts';
 
@@ -59,6 +61,9 @@ export function exportSql(selection: ExportSelection, scope: ViewScope = ALL_REC
   } else if (selection.kind === 'templates' || selection.kind === 'campaigns') {
     view = selection.kind === 'templates' ? templateListSql(selection.query ?? {}) : campaignListSql(selection.query ?? {});
     from = view.from;
+  } else if (selection.kind === 'duplicates') {
+    view = duplicateMembersSql(selection.query?.level ?? DEFAULT_DUPLICATE_LEVEL);
+    from = view.from;
   } else {
     const orders = orderViewSql(selection.query ?? {}, undefined, scope);
     view = orders;
@@ -102,7 +107,7 @@ export function openExportRows(db: Database.Database, selection: ExportSelection
   const snapshot = openSnapshot(db);
   try {
     const resource = selection.kind === 'contacts' ? 'contacts' : 'orders';
-    const view = selection.kind === 'templates' || selection.kind === 'campaigns' ? undefined : selection.query?.view;
+    const view = selection.kind === 'templates' || selection.kind === 'campaigns' || selection.kind === 'duplicates' ? undefined : selection.query?.view;
     const sql = exportSql(selection, viewScope(snapshot.db, resource, view));
     const total = Number(snapshot.db.prepare(sql.count).pluck().get(sql.params) ?? 0);
     const params = { ...sql.params, ...splitParams(snapshot.db, sql.split) };

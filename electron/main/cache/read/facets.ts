@@ -19,6 +19,21 @@ import { timesMailed } from './mailing.ts';
 import { MAILED_AT_LEAST } from '../../../../shared/query.ts';
 import { DELIVERED_SINCE_PRESETS, type DeliveredSincePreset } from '../../../../shared/keptFilters.ts';
 import { hasHistory } from '../store/history.ts';
+import { DUPLICATE_LEVELS_SHOWN, type DuplicateLevel } from '../../../../shared/duplicates.ts';
+
+const DUPLICATE_LABELS: Record<DuplicateLevel, string> = { household: 'Same household', individual: 'Same person', address: 'Same address' };
+
+/**
+ * The possible-duplicates options: the view's contacts (the filter left out) in a group at each
+ * level. Read from the groups' rows, which are few, each checked against the view; none before
+ * the groups were first found.
+ */
+function duplicatesFacet(db: Database.Database, v: ViewSql): FacetOption<DuplicateLevel>[] {
+  if (!stmt(db, 'SELECT EXISTS (SELECT 1 FROM contact_duplicates_state)').pluck().get()) return [];
+  const rows = stmt(db, `SELECT d.level AS v, count(*) AS n FROM ${v.from} JOIN contact_duplicates d ON d.contact_id = c.id WHERE ${v.where} GROUP BY d.level`).all(v.params) as Row[];
+  const counts = new Map(rows.map((r) => [str(r.v), Number(r.n)]));
+  return DUPLICATE_LEVELS_SHOWN.map((level) => ({ value: level, label: DUPLICATE_LABELS[level], count: counts.get(level) ?? 0 }));
+}
 
 /** `query` without its kept selections (the rows the kept values' counts start from). */
 function sansKept<Q extends { kept?: unknown }>(query: Q): Q {
@@ -202,6 +217,7 @@ export function contactFacets(db: Database.Database, query: ContactQuery): Conta
       ),
       liveMode: named(live, liveOption),
       timesMailed: mailedOptions(mailed),
+      duplicates: duplicatesFacet(db, query.duplicates ? own('duplicates')() : base),
       changed: changeFacet(db, 'contacts', query, scope),
       invalid: invalidCount(db, base, shared, 'contacts'),
       kept: keptFacets(db, 'contacts', query.kept, (param) => contactViewSql({ ...query, kept: withoutKept(query.kept, param) }, undefined, scope), () => contactViewSql(sansKept(query), undefined, scope)),

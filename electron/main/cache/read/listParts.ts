@@ -11,6 +11,7 @@ import type { ContactQuery, LocalDayRange, OrderQuery, RecordChange } from '../.
 import { addDays } from '../../../../shared/serviceParams.ts';
 import { deliveredSinceStart } from '../../../../shared/keptFilters.ts';
 import { timesMailed } from './mailing.ts';
+import { inDuplicateGroup } from './duplicates.ts';
 import { DELIVERED_BETWEEN_IDS, DELIVERED_SINCE_IDS } from './timeline.ts';
 
 /** Sort column of shared/query.ts → position column (see build/publish.ts); `rowid` = default order. */
@@ -198,6 +199,11 @@ export function contactParts(query: ContactQuery, omit: keyof ContactQuery | und
   if (query.invalidOnly) conditions.push('c.invalid_reason IS NOT NULL');
   if (query.kept?.length) conditions.push(...keptConditions('c', 'contacts', query.kept, params));
   if (query.ids?.length) conditions.push(idsCondition('c', query.ids, params));
+  if (omit !== 'duplicates' && query.duplicates) {
+    params.dupLevel = query.duplicates.level;
+    if (query.duplicates.key !== undefined) params.dupKey = query.duplicates.key;
+    conditions.push(inDuplicateGroup('c', ':dupLevel', query.duplicates.key !== undefined ? ':dupKey' : undefined));
+  }
   if (omit !== 'timesMailed' && query.timesMailed) {
     const { min, max } = query.timesMailed;
     if (min !== undefined) {

@@ -4,6 +4,8 @@
  */
 import type Database from 'better-sqlite3';
 import { firstSeenColumn, mailingRowColumns } from './mailing.ts';
+import { inDuplicateGroup } from './duplicates.ts';
+import { DEFAULT_DUPLICATE_LEVEL } from '../../../../shared/duplicates.ts';
 import { ADDRESS_FIELDS, SNAPSHOT_FIELDS, type ContactRow, type OrderRow, type RecipientRow, type RecordChange, type SnapshotField } from '../../../../shared/query.ts';
 
 const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -35,7 +37,8 @@ export function read<T>(db: Database.Database, fn: () => T): T {
  */
 export const CONTACT_ROW_COLUMNS =
   'c.id, c.full_name, c.first_name, c.last_name, c.company_name, c.email, c.phone_no, c.extension, c.address1, c.address2, c.city, c.state, c.zip, c.labels, ' +
-  `c.is_verified, c.is_live_mode, c.created_at, c.invalid_reason, (SELECT ch.change FROM contact_changes ch WHERE ch.id = c.id) AS change, ${mailingRowColumns('c')}`;
+  `c.is_verified, c.is_live_mode, c.created_at, c.invalid_reason, (SELECT ch.change FROM contact_changes ch WHERE ch.id = c.id) AS change, ${mailingRowColumns('c')}, ` +
+  `${inDuplicateGroup('c', `'${DEFAULT_DUPLICATE_LEVEL}'`)} AS possible_duplicate`;
 /** The columns an {@link OrderRow} is made from (alias `o`). */
 export const ORDER_ROW_COLUMNS =
   'o.id, o.status, o.is_live_mode, o.campaign_name, o.campaign_type, o.campaign_schedule_type, o.campaign_delivery_date, o.product_name, o.product_type, o.template_title, o.recipients, o.delivered, ' +
@@ -75,6 +78,7 @@ export function toContactRow(r: Row): ContactRow {
     labels, isVerified: boolOrNull(r.is_verified), isLiveMode: r.is_live_mode === 1, createdAt: str(r.created_at),
     invalidReason: textOrNull(r.invalid_reason), change: changeOf(r.change),
     timesMailed: Number(r.times_mailed ?? 0), deliveredCount: Number(r.mailed_delivered ?? 0), lastOrderSeenAt: textOrNull(r.last_order_seen_at),
+    possibleDuplicate: r.possible_duplicate === 1,
   };
 }
 

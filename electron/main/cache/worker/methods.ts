@@ -13,6 +13,7 @@ import type { RecordsArgs } from '../read/records.ts';
 import { createView, deleteView, duplicateView, getView, listViews, renameView, updateView, viewNewerIds, viewsNamed } from '../savedViews/savedViews.ts';
 import { contactFacets, countContacts, countOrders, getContact, getOrder, orderFacets, queryContacts, queryOrders, resourceStates, syncHistory } from '../read/queries.ts';
 import { labelAddresses } from '../read/labels.ts';
+import { duplicateGroupIds, duplicateGroups } from '../read/duplicates.ts';
 import { overview } from '../read/overview.ts';
 import { recordTimeline } from '../read/timeline.ts';
 import { getCampaign, getTemplate, queryCampaigns, queryTemplates } from '../read/summaries.ts';
@@ -35,6 +36,8 @@ export const CACHE_METHODS = {
   syncHistory,
   recordTimeline,
   overview,
+  duplicateGroups,
+  duplicateGroupIds,
   labelAddresses,
   readPreview,
   listKeptFilters,
@@ -64,7 +67,7 @@ export type CacheMethodName = keyof CacheMethods;
  */
 export const STARTUP_READ_METHODS: ReadonlySet<CacheMethodName> = new Set<CacheMethodName>([
   'queryContacts', 'queryOrders', 'getContact', 'getOrder', 'resourceStates', 'syncHistory', 'listKeptFilters', 'learnedStatusNames', 'listViews', 'getView', 'viewsNamed',
-  'queryTemplates', 'getTemplate', 'queryCampaigns', 'getCampaign', 'overview',
+  'queryTemplates', 'getTemplate', 'queryCampaigns', 'getCampaign', 'overview', 'duplicateGroups',
 ]);
 
 /**

@@ -10,7 +10,7 @@ import type { ContactFilters, ContactsModel, OrderFilters, OrdersModel } from '.
 import type { Place } from '../navigation.svelte.ts';
 import type { SavedViews } from '../savedViews.svelte.ts';
 
-export const VIEWS = ['overview', 'contacts', 'orders', 'templates', 'campaigns', 'sync', 'profiles'] as const;
+export const VIEWS = ['overview', 'contacts', 'orders', 'templates', 'campaigns', 'duplicates', 'sync', 'profiles'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 /** Where Back returns to. */

@@ -14,6 +14,7 @@ import { migration as m007 } from './007_data_source.ts';
 import { migration as m008 } from './008_kept_filters.ts';
 import { migration as m009 } from './009_contact_mailing.ts';
 import { migration as m010 } from './010_overview.ts';
+import { migration as m011 } from './011_contact_duplicates.ts';
 
 /** One schema step. `sql` runs inside the runner's transaction; never edit a released migration. */
 export interface Migration {
@@ -23,7 +24,7 @@ export interface Migration {
 }
 
 /** Every migration, in order; `MIGRATIONS[i].version === i + 1`. */
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011];
 
 /** The schema version this build of Letterdesk writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
