@@ -17,22 +17,16 @@
  * Each planted contact keeps its own id, email, labels and every other field.
  */
 
+import type { AddressedContact } from '../../../shared/addressKey.ts';
+
 /** One block of the dataset holds one planted set. */
 export const PLANT_BLOCK = 100;
 /** The roles of a planted set: the host and the eight after it. */
 const PLANT_SIZE = 9;
 const PLANT_FROM = 40;
 
-/** The fields a planted contact takes from its host, varied by role. */
-export interface PlantedFields {
-  firstName: string;
-  lastName: string;
-  address1: string;
-  address2: string;
-  city: string;
-  state: string;
-  zip: string;
-}
+/** The fields a planted contact takes from its host, varied by role: those the duplicate keys are made of. */
+export type PlantedFields = AddressedContact;
 
 /** Where the planted set of a block starts: the first offset from 40 whose nine contacts are not hard cases. */
 function plantStart(block: number, isHard: (seq: number) => boolean): number {
